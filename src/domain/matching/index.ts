@@ -1,0 +1,12 @@
+// Cross-platform product matching: pure functions, no I/O. Ingest calls buildProfile once per
+// listing, stores the profile as JSON, indexes blockingKeys, and calls chooseGroup with the
+// listings found under those keys. See docs/matching.md for the score formula.
+
+export type { MatchClass, MatchEvidence, MatchInput, MatchProfile, MatchResult } from './types.js';
+export { PROFILE_VERSION } from './types.js';
+export { normalizeGtin, gtinCheckDigit } from './gtin.js';
+export { buildProfile, normalizeBrand } from './profile.js';
+export { blockingKeys } from './blocking.js';
+export { compareProfiles, GROUP_THRESHOLD, WEIGHTS } from './score.js';
+export { chooseGroup, type GroupCandidate } from './group.js';
+export { tokenise, foldText } from './text.js';

@@ -1,0 +1,77 @@
+// Model numbers / MPNs: the strongest identity signal after a GTIN. Retail titles spell them many
+// ways ("SM-A556B", "sm a556b", "KDC-C669" / "kdcc669"), so codes are compared on a folded form
+// (lower-case alphanumerics) and on a stem without the short letter suffix that encodes colour or
+// region ("f8n065blk" ~ "f8n065", "SM-A556B" ~ "SM-A556E").
+
+import { parseUnitToken, tokenise } from './text.js';
+
+// Mixed letter+digit tokens that are formats, networks or ordinals rather than product codes.
+const NOT_A_CODE = /^(?:[345]g|[48]k|\d{3,4}[pi]|\d+(?:st|nd|rd|th)|\d+x|x\d+|mp[34]|h26[45]|usb\d|wifi\d|ddr\d|ipv[46]|\d+in1|\d+d)$/;
+
+/** True for tokens that look like a model code: letters and digits mixed, or a long digit run. */
+export function isModelCode(token: string): boolean {
+  if (token.length < 3 || token.length > 24 || NOT_A_CODE.test(token)) return false;
+  if (parseUnitToken(token) !== null) return false;
+  const hasDigit = /\d/.test(token);
+  const hasLetter = /\p{L}/u.test(token);
+  if (hasDigit && hasLetter) return /^[a-z0-9]+$/.test(token); // Thai/other-script words are never codes
+  // Digit-only part numbers ("11052", "13102488"); four digits would be years or versions.
+  return hasDigit && /^\d{5,}$/.test(token);
+}
+
+/** Strong codes are long enough to be nearly unique in a large catalogue (used for global blocking). */
+export function isStrongCode(code: string): boolean {
+  return code.length >= 5;
+}
+
+/** The code without a trailing colour/region letter suffix of up to three letters. */
+export function codeStem(code: string): string {
+  const m = /^(.*\d)[a-z]{1,3}$/.exec(code);
+  return m && m[1].length >= 4 ? m[1] : code;
+}
+
+/** Same model when equal, or when their stems agree and the stem still carries identity. */
+export function codesMatch(a: string, b: string): boolean {
+  if (a === b) return true;
+  const sa = codeStem(a);
+  const sb = codeStem(b);
+  return sa === sb && sa.length >= 4;
+}
+
+const SPEC_CODE_KEY = /model|mpn|part|sku|code|m[aã]\s*s[aả]n\s*ph[aẩ]m|รุ่น/iu;
+
+/**
+ * Codes named by a listing: its MPN, model-like spec values, hyphen-joined title groups and
+ * mixed tokens in the title. Order is kept (MPN first) because blocking uses the first few.
+ */
+export function extractCodes(
+  tokens: readonly string[],
+  joined: readonly string[],
+  mpn: string | null,
+  specs: Record<string, unknown> | null,
+): string[] {
+  const out: string[] = [];
+  const add = (c: string): void => {
+    if (isModelCode(c) && !out.includes(c)) out.push(c);
+  };
+  if (mpn) {
+    const folded = tokenise(mpn);
+    const whole = folded.tokens.join('');
+    if (/\d/.test(whole)) add(whole);
+  }
+  if (specs) {
+    for (const [key, value] of Object.entries(specs)) {
+      if (typeof value !== 'string' || !SPEC_CODE_KEY.test(key)) continue;
+      const t = tokenise(value);
+      const whole = t.tokens.join('');
+      if (t.tokens.length <= 3) add(whole);
+      t.tokens.forEach(add);
+    }
+  }
+  for (const group of joined) {
+    // "8gb/128gb" or "win/mac" are not codes; a code group has at most four pieces.
+    if (group.length <= 24 && !/(?:\d(?:gb|tb|mb))/.test(group)) add(group);
+  }
+  tokens.forEach(add);
+  return out;
+}

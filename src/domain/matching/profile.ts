@@ -1,0 +1,130 @@
+// buildProfile: everything the comparison needs, extracted once per listing at ingest time so that
+// comparing against tens of candidates is set arithmetic only.
+
+import { normalizeGtin } from './gtin.js';
+import { extractCodes, isModelCode } from './model-codes.js';
+import { foldText, parseUnitToken, tokenise } from './text.js';
+import { PROFILE_VERSION, type MatchInput, type MatchProfile } from './types.js';
+import {
+  ACCESSORY_WORDS, BRAND_ALIASES, BRAND_NOISE, BUNDLE_WORDS, COLOUR_WORDS, EDITION_WORDS, OFFER_KIND_WORDS, STOP_WORDS,
+} from './vocabulary.js';
+
+// "for" introduces what an accessory fits, in English, Vietnamese ("cho") and Thai ("สำหรับ").
+const FITS_MARKERS = new Set(['for', 'fits', 'compatible', 'cho', 'สำหรับ']);
+// "for mac" / "for windows" names a platform, not a product the listing attaches to.
+const PLATFORMS = new Set(['mac', 'macintosh', 'pc', 'win', 'windows', 'linux', 'os', 'x', 'xp', 'vista', 'with', 'use', 'the', 'a']);
+// Operating-system lists in software titles ("win 98 me 2000 xp") are requirements, not versions.
+const PLATFORM_VERSIONS = new Set(['95', '98', 'me', 'nt', '2000', 'xp', 'vista', '2003', '7', '8', '10', '11']);
+
+/** "Aspyr Media Inc." -> "aspyr", "Hewlett-Packard - (Consumables)" -> "hp"; null when nothing is left. */
+export function normalizeBrand(raw: string | null): string | null {
+  if (raw === null) return null;
+  const folded = foldText(raw).replace(/\(.*?\)/g, ' ');
+  const whole = folded.replace(/[^a-z0-9\p{L}\p{M}]+/gu, '');
+  if (BRAND_ALIASES.has(whole)) return BRAND_ALIASES.get(whole) ?? null;
+  for (const word of folded.split(/[^\p{L}\p{M}\p{N}]+/u)) {
+    if (word === '' || BRAND_NOISE.has(word)) continue;
+    return BRAND_ALIASES.get(word) ?? word;
+  }
+  return null;
+}
+
+/** Bundle when the title says so or joins two named things with "+" (but not "8GB+128GB"). */
+function looksLikeBundle(foldedTitle: string, tokens: readonly string[]): boolean {
+  if (tokens.some((t) => BUNDLE_WORDS.has(t))) return true;
+  for (const m of foldedTitle.matchAll(/(\S+)\s*\+\s*(\S+)/g)) {
+    const left = m[1].replace(/[^\p{L}\p{N}]/gu, '');
+    const right = m[2].replace(/[^\p{L}\p{N}]/gu, '');
+    const numeric = (s: string): boolean => s === '' || /^\d/.test(s) || parseUnitToken(s) !== null;
+    if (!(numeric(left) && numeric(right))) return true;
+  }
+  return false;
+}
+
+function packQuantity(foldedTitle: string): number {
+  const m = /(\d+)\s*-?\s*(?:pack|pk|pcs|count|ct)\b|pack\s+of\s+(\d+)|\bx\s*(\d+)\s*$/.exec(foldedTitle);
+  const n = m ? Number(m[1] ?? m[2] ?? m[3]) : 1;
+  return Number.isFinite(n) && n > 1 && n < 1000 ? n : 1;
+}
+
+/** Numbers in a platform list following "win"/"windows" when the list has at least two entries. */
+function platformNumberPositions(tokens: readonly string[]): Set<number> {
+  const skip = new Set<number>();
+  for (let i = 0; i < tokens.length; i += 1) {
+    if (tokens[i] !== 'win' && tokens[i] !== 'windows') continue;
+    let j = i + 1;
+    while (j < tokens.length && PLATFORM_VERSIONS.has(tokens[j])) j += 1;
+    if (j - i - 1 >= 2) for (let k = i + 1; k < j; k += 1) skip.add(k);
+  }
+  return skip;
+}
+
+export function buildProfile(input: MatchInput): MatchProfile {
+  const { tokens: raw, joined } = tokenise(input.title);
+  const foldedTitle = foldText(input.title);
+  const platformNumbers = platformNumberPositions(raw);
+
+  const tokens: string[] = [];
+  const numbers: string[] = [];
+  const editions: string[] = [];
+  const colours: string[] = [];
+  const offerKinds: string[] = [];
+  const fitsTokens: string[] = [];
+  let capacityGb: number | null = null;
+  let sizeIn: number | null = null;
+  let accessory = false;
+  let fitsFrom = -1;
+
+  raw.forEach((t, i) => {
+    if (FITS_MARKERS.has(t) && fitsFrom < 0) fitsFrom = i + 1;
+    if (STOP_WORDS.has(t)) return;
+    if (!tokens.includes(t)) tokens.push(t);
+    const unit = parseUnitToken(t);
+    if (unit?.unit === 'gb' || unit?.unit === 'tb') {
+      const gb = unit.unit === 'tb' ? unit.value * 1024 : unit.value;
+      capacityGb = Math.max(capacityGb ?? 0, gb);
+    } else if (unit?.unit === 'in') {
+      sizeIn = unit.value;
+    } else if (/^\d+(\.\d+)*$/.test(t) && !platformNumbers.has(i) && !numbers.includes(t)) {
+      numbers.push(t);
+    }
+    const edition = EDITION_WORDS.get(t);
+    if (edition && !editions.includes(edition)) editions.push(edition);
+    if (COLOUR_WORDS.has(t) && !colours.includes(t)) colours.push(t);
+    const kind = OFFER_KIND_WORDS.get(t);
+    if (kind && !offerKinds.includes(kind)) offerKinds.push(kind);
+    // An accessory noun before "for ..." (or anywhere when there is no "for") marks an accessory.
+    if (ACCESSORY_WORDS.has(t) && (fitsFrom < 0 || i < fitsFrom)) accessory = true;
+  });
+
+  const firstFit = fitsFrom > 0 ? raw.slice(fitsFrom).find((t) => !STOP_WORDS.has(t)) : undefined;
+  if (firstFit !== undefined && !PLATFORMS.has(firstFit)) {
+    for (const t of raw.slice(fitsFrom, fitsFrom + 5)) {
+      if (PLATFORMS.has(t) || STOP_WORDS.has(t)) continue;
+      fitsTokens.push(t);
+    }
+    // "case for iPhone 15": the thing after "for" is a product, so this listing is its accessory.
+    if (fitsTokens.length > 0 && fitsTokens.some((t) => !/^\d/.test(t))) accessory = true;
+  }
+
+  const codes = extractCodes(raw, joined, input.mpn, input.specs).filter((c) => !STOP_WORDS.has(c));
+  return {
+    v: PROFILE_VERSION,
+    gtin: input.gtin ? normalizeGtin(input.gtin) : null,
+    brand: normalizeBrand(input.brand),
+    tokens,
+    codes,
+    numbers: numbers.filter((n) => !isModelCode(n)),
+    editions,
+    colours,
+    offerKinds,
+    capacityGb,
+    sizeIn,
+    quantity: packQuantity(foldedTitle),
+    accessory,
+    fitsTokens,
+    bundle: looksLikeBundle(foldedTitle, raw),
+    category: input.category ? foldText(input.category) : null,
+    priceUsd: input.priceUsd,
+  };
+}

@@ -1,0 +1,104 @@
+// compareProfiles: a logistic score over named pairwise features, then a class decision.
+//   z = bias + sum(weight[f] * feature[f]);  score = 1 / (1 + e^-z)
+// The weights live in one table (documented in docs/matching.md) so every result can be explained
+// term by term. Accessory, bundle and variant findings cap the score below GROUP_THRESHOLD: they
+// say how two listings relate, but a shopper comparing prices must not see them as one product.
+
+import { pairSignals, type PairFeatures } from './features.js';
+import { fitsOverlap, setAgreement } from './signals.js';
+import type { MatchClass, MatchProfile, MatchResult } from './types.js';
+
+export const WEIGHTS: Readonly<{ bias: number } & PairFeatures> = {
+  bias: -3.0,
+  containment: 2,
+  dice: 1.5,
+  unmatchedMin: -0.6,
+  gtinEqual: 8,
+  gtinDifferent: -1.5,
+  codeSharedStrong: 2,
+  codeSharedWeak: 0,
+  codeStrongConflict: -2,
+  codeWeakConflict: -0.5,
+  brandEqual: 0.7,
+  brandDifferent: -1,
+  numbersDisjoint: -0.7,
+  numbersPartial: -0.25,
+  numbersOneSided: -0.4,
+  editionsDisjoint: -1.3,
+  editionsOneSided: -1,
+  offerKindsDiffer: -1,
+  priceOk: 0.3,
+  priceSuspicious: 0,
+  priceLogRatio: -1.8,
+};
+
+/** Reason names for binary features, in the order they are reported. */
+const REASONS: Array<[keyof PairFeatures, string]> = [
+  ['gtinEqual', 'gtin_equal'], ['gtinDifferent', 'gtin_different'],
+  ['codeSharedStrong', 'model_number_equal'], ['codeSharedWeak', 'model_code_equal'],
+  ['codeStrongConflict', 'model_number_differs'], ['codeWeakConflict', 'model_code_differs'],
+  ['brandEqual', 'brand_equal'], ['brandDifferent', 'brand_differs'],
+  ['numbersDisjoint', 'version_differs'], ['numbersPartial', 'version_partial'], ['numbersOneSided', 'version_one_sided'],
+  ['editionsDisjoint', 'edition_differs'], ['editionsOneSided', 'edition_one_sided'],
+  ['offerKindsDiffer', 'offer_kind_differs'], ['priceOk', 'price_ok'], ['priceSuspicious', 'price_suspicious'],
+];
+
+/** Score at/above which an `exact` comparison puts a listing into the candidate's group. */
+export const GROUP_THRESHOLD = 0.7;
+
+/** Upper bounds for non-exact classes, all below GROUP_THRESHOLD. */
+const CAP = { accessory: 0.2, bundle: 0.3, variant: 0.45 } as const;
+
+const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
+const round4 = (x: number): number => Math.round(x * 10000) / 10000;
+
+export function linearScore(features: PairFeatures): number {
+  let z = WEIGHTS.bias;
+  for (const key of Object.keys(features) as Array<keyof PairFeatures>) z += WEIGHTS[key] * features[key];
+  return z;
+}
+
+export function compareProfiles(a: MatchProfile, b: MatchProfile): MatchResult {
+  const { features, overlap, gtin, brand, price, code } = pairSignals(a, b);
+  const reasons = REASONS.filter(([key]) => features[key] > 0).map(([, reason]) => reason);
+  let score = sigmoid(linearScore(features));
+  let matchClass: MatchClass = score >= 0.5 ? 'exact' : 'different';
+  // A shared GTIN or long model code outranks title wording ("battery" in one title only).
+  const identified = gtin === 'equal' || code.sharedStrong;
+
+  if (!identified && a.accessory !== b.accessory) {
+    const [acc, other] = a.accessory ? [a, b] : [b, a];
+    const related = fitsOverlap(acc, other) >= 0.5 || overlap.similarity >= 0.5;
+    matchClass = related ? 'accessory' : 'different';
+    if (related) reasons.push('accessory_of_other');
+    score = Math.min(score, CAP.accessory);
+  } else if (!identified && (a.bundle !== b.bundle || a.quantity !== b.quantity)) {
+    reasons.push(a.quantity !== b.quantity ? 'pack_quantity_differs' : 'bundle_vs_single');
+    matchClass = overlap.similarity >= 0.5 ? 'bundle' : 'different';
+    score = Math.min(score, CAP.bundle);
+  } else {
+    const capacityDiffers = a.capacityGb !== null && b.capacityGb !== null && a.capacityGb !== b.capacityGb;
+    const sizeDiffers = a.sizeIn !== null && b.sizeIn !== null && a.sizeIn !== b.sizeIn;
+    if (capacityDiffers) reasons.push('capacity_differs');
+    if (sizeDiffers) reasons.push('size_differs');
+    if ((capacityDiffers || sizeDiffers) && gtin !== 'equal') {
+      matchClass = score >= 0.5 ? 'variant' : 'different';
+      score = Math.min(score, CAP.variant);
+    }
+  }
+  // Colour is deliberately not a class: shoppers comparing prices want every colour of a model.
+  if (matchClass === 'exact' && setAgreement(a.colours, b.colours) === 'disjoint') reasons.push('colour_differs');
+
+  return {
+    score: round4(score),
+    matchClass,
+    evidence: {
+      gtin,
+      model_number: code.shared,
+      brand,
+      title_similarity: round4(overlap.similarity),
+      price_sanity: price,
+      reasons,
+    },
+  };
+}
