@@ -1,0 +1,39 @@
+import type { ApiKeyRecord, KeyStore, Tier } from '../store/types.js';
+import { generateApiKey, hashSecret, keyPrefix, looksLikeApiKey } from './api-key.js';
+
+export type KeyCheck =
+  | { ok: true; key: ApiKeyRecord }
+  | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' };
+
+export interface Clock { now(): Date }
+export const systemClock: Clock = { now: () => new Date() };
+
+export class KeyService {
+  constructor(private readonly keys: KeyStore, private readonly clock: Clock = systemClock) {}
+
+  async create(opts: { tier: Tier; name?: string | null; email?: string | null; verified?: boolean }): Promise<{ apiKey: string; record: ApiKeyRecord }> {
+    const apiKey = generateApiKey();
+    const record = await this.keys.create({
+      prefix: keyPrefix(apiKey), hash: hashSecret(apiKey), name: opts.name ?? null, tier: opts.tier,
+      pendingTier: null, pendingTierAt: null, email: opts.email ?? null, verified: opts.verified ?? false,
+    }, this.clock.now().toISOString());
+    return { apiKey, record };
+  }
+
+  /** An expected outcome, not an exception: a wrong key is a value the auth hook turns into 401. */
+  async check(apiKey: string): Promise<KeyCheck> {
+    if (!looksLikeApiKey(apiKey)) return { ok: false, reason: 'malformed' };
+    const key = await this.keys.findByHash(hashSecret(apiKey));
+    if (!key) return { ok: false, reason: 'unknown' };
+    if (key.revokedAt) return { ok: false, reason: 'revoked' };
+    return { ok: true, key: await this.applyDueTierChange(key) };
+  }
+
+  /** A downgrade waits for the end of the billing cycle; it is applied the first time the key is seen after. */
+  private async applyDueTierChange(key: ApiKeyRecord): Promise<ApiKeyRecord> {
+    if (!key.pendingTier || !key.pendingTierAt || key.pendingTierAt > this.clock.now().toISOString()) return key;
+    const next = { ...key, tier: key.pendingTier, pendingTier: null, pendingTierAt: null };
+    await this.keys.update(key.id, { tier: next.tier, pendingTier: null, pendingTierAt: null });
+    return next;
+  }
+}

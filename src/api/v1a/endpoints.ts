@@ -1,0 +1,20 @@
+/** The endpoint map GET /v1 reports. */
+export const ENDPOINTS_V1: Record<string, string> = {
+  search: 'GET /v1/search',
+  products_search: 'GET /v1/products/search',
+  products: 'GET /v1/products',
+  product: 'GET /v1/products/{product_id}',
+  product_by_sku: 'GET /v1/products/{sku}',
+  price_history: 'GET /v1/products/{product_id}/price-history',
+  best_price: 'GET /v1/products/best-price',
+  compare: 'GET /v1/products/compare?product_id=',
+  compare_by_id: 'GET /v1/products/{product_id}/compare',
+  compare_many: 'POST /v1/products/compare',
+  compare_diff: 'POST /v1/products/compare/diff',
+  trending: 'GET /v1/products/trending',
+  export: 'GET /v1/products/export',
+  deals: 'GET /v1/deals',
+  categories: 'GET /v1/categories',
+  register: 'POST /v1/auth/register',
+  health: 'GET /health',
+};

@@ -1,0 +1,133 @@
+import Big from 'big.js';
+import type { Currency } from '../domain/currencies.js';
+import { DomainError, notFound } from '../domain/errors.js';
+import { highlightTitle } from '../domain/highlight.js';
+import type { Listing } from '../domain/listing.js';
+import { toMinor } from '../domain/money.js';
+import { slugify } from '../store/derived.js';
+import type { CatalogStore, GroupStats, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
+import type { FxService } from './fx-service.js';
+
+export interface CategoryNode { name: string; slug: string; path: string[]; count: number; children: CategoryNode[] }
+
+const CATEGORY_TTL_MS = 30_000;
+
+/** Search, detail, listing, categories, deals and trending over the store; no HTTP, no wire shapes. */
+export class CatalogService {
+  private categoryCache: { at: number; tree: CategoryNode[] } | null = null;
+
+  constructor(private readonly store: CatalogStore, private readonly fx: FxService, private readonly now: () => Date) {}
+
+  /** A price bound in `currency` as SGD cents, the unit the store filters on; exact until the final rounding. */
+  boundToSgdMinor(amount: number | string | undefined, currency: Currency = 'SGD'): number | undefined {
+    if (amount === undefined) return undefined;
+    return toMinor(this.fx.convert(new Big(amount), currency, 'SGD'), 'SGD');
+  }
+
+  checkRange(min: number | undefined, max: number | undefined, names: [string, string], code: 'INVALID_PRICE_RANGE' | 'VALIDATION_ERROR' = 'VALIDATION_ERROR'): void {
+    if (min === undefined || max === undefined || min <= max) return;
+    const message = `${names[0]} (${min}) must not be greater than ${names[1]} (${max})`;
+    if (code === 'INVALID_PRICE_RANGE') throw new DomainError('INVALID_PRICE_RANGE', message, { [names[0]]: min, [names[1]]: max });
+    throw new DomainError('VALIDATION_ERROR', message, undefined, [{ loc: ['query', names[0]], msg: message, type: 'value_error' }]);
+  }
+
+  async search(q: SearchQuery, highlight = false): Promise<SearchResult> {
+    const result = await this.store.search(q);
+    if (highlight && q.text) {
+      result.highlights = Object.fromEntries(result.listings.map((l) => [l.id, highlightTitle(l.title, q.text!)]));
+    }
+    return result;
+  }
+
+  async get(id: number): Promise<Listing> {
+    const l = await this.store.getById(id);
+    if (!l) throw notFound(`product ${id}`, { product_id: id });
+    return l;
+  }
+
+  async findById(id: number): Promise<Listing | null> {
+    return this.store.getById(id);
+  }
+
+  async findByUuid(uuid: string): Promise<Listing | null> {
+    return this.store.getByUuid(uuid);
+  }
+
+  async findBySku(sku: string): Promise<Listing[]> {
+    return this.store.getBySku(sku);
+  }
+
+  async getMany(ids: number[]): Promise<Listing[]> {
+    return this.store.getMany(ids);
+  }
+
+  async groupMembers(l: Listing): Promise<Listing[]> {
+    return this.store.groupMembers(l.groupId);
+  }
+
+  async groupStats(listings: Listing[]): Promise<Map<number, GroupStats>> {
+    return this.store.groupStats(listings.map((l) => l.groupId));
+  }
+
+  async page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number) {
+    return this.store.page(filter, sort, cursor, limit, offset);
+  }
+
+  /** The cheapest listing matching a query; 404 when nothing matches. */
+  async bestPrice(text: string, filter: ListingFilter): Promise<Listing> {
+    const r = await this.store.search({ text, filter, sort: 'price_asc', limit: 1, offset: 0 });
+    if (!r.listings.length) throw notFound(`no product matching "${text}"`, { q: text });
+    return r.listings[0];
+  }
+
+  /** Recently updated products: changed within the last 7 days, newest first. */
+  async trending(filter: ListingFilter, limit: number) {
+    const since = new Date(this.now().getTime() - 7 * 86400_000).toISOString();
+    return this.store.search({ filter: { ...filter, checkedSince: since }, sort: 'newest', limit, offset: 0 });
+  }
+
+  /** Listings priced at least `minPct` below the median of their own last 90 days, biggest drop first. */
+  async deals(filter: ListingFilter, minPct: number, limit: number, offset: number) {
+    return this.store.search({ filter: { ...filter, minHistoryDiscountPct: minPct }, sort: 'deal_desc', limit, offset });
+  }
+
+  /** Listings discounted against their own original price (surface B deals), biggest first. */
+  async discounts(filter: ListingFilter, minPct: number, limit: number, offset: number) {
+    return this.store.search({ filter: { ...filter, minDiscountPct: minPct }, sort: 'discount_desc', limit, offset });
+  }
+
+  scan(filter: ListingFilter, limit: number, offset: number) {
+    return this.store.scan(filter, limit, offset);
+  }
+
+  async sample(filter: ListingFilter, limit: number, seed: number) {
+    return this.store.sample(filter, limit, seed);
+  }
+
+  /** The category tree with counts at every level; cached briefly, it is a full scan on a big catalog. */
+  async categoryTree(): Promise<CategoryNode[]> {
+    const at = this.now().getTime();
+    if (this.categoryCache && at - this.categoryCache.at < CATEGORY_TTL_MS) return this.categoryCache.tree;
+    const roots: CategoryNode[] = [];
+    for (const { path, count } of await this.store.categories()) {
+      let level = roots;
+      path.forEach((name, i) => {
+        let node = level.find((n) => n.name === name);
+        if (!node) {
+          node = { name, slug: slugify(name), path: path.slice(0, i + 1), count: 0, children: [] };
+          level.push(node);
+        }
+        node.count += count;
+        level = node.children;
+      });
+    }
+    const sort = (nodes: CategoryNode[]) => { nodes.sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)); nodes.forEach((n) => sort(n.children)); };
+    sort(roots);
+    this.categoryCache = { at, tree: roots };
+    return roots;
+  }
+
+  invalidate(): void {
+    this.categoryCache = null;
+  }
+}

@@ -1,0 +1,83 @@
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../config.js';
+import { createContainer } from '../container.js';
+import { TIERS, type Tier } from '../store/types.js';
+import { loadDemo } from './demo.js';
+import { progressReporter } from './progress.js';
+import { serve } from './serve.js';
+
+const program = new Command('catalog').description('Product catalog and price-comparison service').showHelpAfterError();
+
+const tierArg = (v: string): Tier => {
+  if (!TIERS.includes(v as Tier)) throw new InvalidArgumentError(`one of ${TIERS.join(', ')}`);
+  return v as Tier;
+};
+
+program.command('serve').description('serve the API (PORT, HOST, DATABASE_URL, ...)').action(async () => {
+  await serve(loadConfig());
+});
+
+program.command('import').argument('<file>', 'NDJSON file, or - for standard input')
+  .option('--batch <n>', 'records per transaction', (v) => Number(v), 1000)
+  .description('import listings; exits non-zero when any line was rejected')
+  .action(async (file: string, opts: { batch: number }) => {
+    const c = await createContainer(loadConfig());
+    const input = file === '-' ? process.stdin : createReadStream(file);
+    const size = file === '-' ? null : statSync(file).size;
+    const bar = process.stderr.isTTY ? progressReporter('import', size) : null;
+    const started = Date.now();
+    const s = await c.ingest.ingestStream(input, { batchSize: opts.batch, onProgress: (sum, bytes) => bar?.update(sum, bytes) });
+    bar?.stop();
+    for (const r of s.rejections) console.error(`line ${r.line}: ${r.field}: ${r.reason}`);
+    if (s.rejected > s.rejections.length) console.error(`... and ${s.rejected - s.rejections.length} more rejected lines`);
+    const secs = (Date.now() - started) / 1000;
+    console.log(`inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, rejected ${s.rejected} (${s.lines} lines in ${secs.toFixed(1)} s, ${Math.round(s.lines / Math.max(secs, 0.001))} lines/s)`);
+    await c.close();
+    process.exitCode = s.rejected > 0 ? 1 : 0;
+  });
+
+const keys = program.command('keys').description('API keys');
+keys.command('create').requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`, tierArg).option('--name <name>', 'a label for the key')
+  .description('create a key; prints it alone on the last line')
+  .action(async (opts: { tier: Tier; name?: string }) => {
+    const c = await createContainer(loadConfig());
+    const { apiKey, record } = await c.keys.create({ tier: opts.tier, name: opts.name ?? null, verified: opts.tier !== 'unverified' });
+    console.log(`created key #${record.id} (${record.prefix}…) tier ${record.tier}${record.name ? ` name ${record.name}` : ''}`);
+    console.log(apiKey);
+    await c.close();
+  });
+
+program.command('demo').description('load the generated demo catalog into the store')
+  .option('--listings <n>', 'how many listings', (v) => Number(v), 20000).option('--seed <n>', 'generator seed', (v) => Number(v), 42)
+  .action(async (opts: { listings: number; seed: number }) => {
+    const c = await createContainer(loadConfig());
+    const s = await loadDemo(c, { listings: opts.listings, seed: opts.seed, progress: process.stderr.isTTY });
+    console.log(`demo: inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, rejected ${s.rejected}`);
+    await c.close();
+  });
+
+const fx = program.command('fx').description('currency rates');
+fx.command('import').argument('<csv>', 'rate table: "# date:" and "# source:" lines, then currency,per_eur rows for all 13 currencies')
+  .action(async (file: string) => {
+    const c = await createContainer(loadConfig());
+    try {
+      const t = await c.fx.replace(readFileSync(file, 'utf8'));
+      console.log(`rates of ${t.date} (${t.source}) now in force; listings are re-normalized as they are next ingested`);
+    } catch (e) {
+      console.error(`fx import: ${(e as Error).message}`);
+      process.exitCode = 1;
+    }
+    await c.close();
+  });
+
+program.command('migrate').description('apply pending schema migrations').action(async () => {
+  const c = await createContainer(loadConfig());
+  console.log(`migrations applied (${c.store.kind})`);
+  await c.close();
+});
+
+program.parseAsync().catch((e: Error) => {
+  console.error(`catalog: ${e.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+
+export interface TierLimits { perMinute: number; perDay: number | null }
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly redisUrl: string | null;
+  readonly demo: boolean;
+  readonly tierOverrides: Readonly<Record<string, Partial<TierLimits>>>;
+  readonly adminSecret: string | null;
+  readonly smtpUrl: string | null;
+  readonly publicUrl: string | null;
+  readonly logLevel: string;
+  readonly environment: string;
+  readonly version: string;
+}
+
+function readTiers(file: string | undefined): Record<string, Partial<TierLimits>> {
+  if (!file) return {};
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { per_minute?: number; per_day?: number | null }>;
+  const out: Record<string, Partial<TierLimits>> = {};
+  for (const [tier, v] of Object.entries(raw)) {
+    out[tier] = {
+      ...(v.per_minute !== undefined ? { perMinute: v.per_minute } : {}),
+      ...(v.per_day !== undefined ? { perDay: v.per_day } : {}),
+    };
+  }
+  return out;
+}
+
+/** The only reader of process.env: one typed, frozen Config. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  return Object.freeze({
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: env.DATABASE_URL ?? 'sqlite:./data/catalog.db',
+    redisUrl: env.REDIS_URL || null,
+    demo: (env.CATALOG_DEMO ?? 'on').toLowerCase() !== 'off',
+    tierOverrides: Object.freeze(readTiers(env.TIERS_FILE)),
+    adminSecret: env.ADMIN_SECRET || null,
+    smtpUrl: env.SMTP_URL || null,
+    publicUrl: env.PUBLIC_URL || null,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    environment: env.NODE_ENV ?? 'development',
+    version: '0.1.0',
+  });
+}
+
+/** `sqlite:<path>` (default) or `postgres://...`. */
+export function sqlitePath(databaseUrl: string): string | null {
+  if (databaseUrl.startsWith('sqlite:')) return databaseUrl.slice('sqlite:'.length) || './data/catalog.db';
+  if (databaseUrl === ':memory:') return ':memory:';
+  return null;
+}

@@ -1,0 +1,63 @@
+import { Authenticator } from './accounts/authenticator.js';
+import { KeyService, systemClock, type Clock } from './accounts/keys.js';
+import { CatalogService } from './catalog/catalog-service.js';
+import { CompareService } from './catalog/compare-service.js';
+import { FxService } from './catalog/fx-service.js';
+import { HistoryService } from './catalog/history-service.js';
+import { IngestService } from './catalog/ingest.js';
+import { sqlitePath, type Config } from './config.js';
+import { EventTail } from './events/tail.js';
+import { ResponseCache } from './http/cache.js';
+import { createSqliteStore } from './store/sqlite/index.js';
+import type { Store } from './store/types.js';
+
+export interface Container {
+  config: Config;
+  clock: Clock;
+  store: Store;
+  fx: FxService;
+  keys: KeyService;
+  auth: Authenticator;
+  catalog: CatalogService;
+  compare: CompareService;
+  history: HistoryService;
+  ingest: IngestService;
+  cache: ResponseCache;
+  tail: EventTail;
+  close(): Promise<void>;
+}
+
+export async function openStore(config: Config): Promise<Store> {
+  const path = sqlitePath(config.databaseUrl);
+  if (path) return createSqliteStore(path);
+  throw new Error(`DATABASE_URL must be sqlite:<path> or postgres://..., got ${config.databaseUrl.split(':')[0]}:...`);
+}
+
+/** Wires the store, services and clock from Config. Building does no network I/O beyond opening the store. */
+export async function createContainer(config: Config, opts: { clock?: Clock; store?: Store } = {}): Promise<Container> {
+  const clock = opts.clock ?? systemClock;
+  const store = opts.store ?? (await openStore(config));
+  await store.migrate();
+  const fx = new FxService(store.fx);
+  await fx.load();
+  const keys = new KeyService(store.keys, clock);
+  const now = () => clock.now();
+  const catalog = new CatalogService(store.catalog, fx, now);
+  const cache = new ResponseCache();
+  const tail = new EventTail(store.events);
+  tail.subscribe(() => {
+    cache.invalidate();
+    catalog.invalidate();
+  });
+  return {
+    config, clock, store, fx, keys, auth: new Authenticator(keys), catalog,
+    compare: new CompareService(catalog),
+    history: new HistoryService(store.catalog, now),
+    ingest: new IngestService(store.catalog, () => fx.rates()),
+    cache, tail,
+    async close() {
+      tail.stop();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import Big from 'big.js';
+import { changePct } from './money.js';
+import type { NormalizedRecord, IngestOutcome } from './ingest-record.js';
+import type { EventKind, Listing, PriceTrend } from './listing.js';
+
+/** The listing columns an ingest writes; ids, group and timestamps of creation are the store's. */
+export type ListingState = Omit<Listing, 'id' | 'uuid' | 'groupId' | 'createdAt'>;
+
+export interface EventDraft {
+  kind: EventKind;
+  payload: Record<string, unknown>;
+}
+
+export interface IngestPlan {
+  outcome: IngestOutcome;
+  /** The state to write; null when nothing is written at all. */
+  state: ListingState | null;
+  /** Append a price observation at the record's observed_at. */
+  observe: boolean;
+  /** The title, brand, GTIN or model number changed: the match group must be chosen again. */
+  regroup: boolean;
+  events: Array<(id: number, uuid: string) => EventDraft>;
+}
+
+const DATA_FIELDS = [
+  'merchantId', 'title', 'description', 'brand', 'category', 'gtin', 'mpn', 'price', 'currency',
+  'originalPrice', 'url', 'affiliateUrl', 'imageUrl', 'rating', 'reviewCount', 'region', 'countryCode',
+  'inStock', 'stockLevel', 'shippingDays',
+] as const;
+const JSON_FIELDS = ['categoryPath', 'specs', 'metadata', 'variants'] as const;
+const MATCH_FIELDS = ['title', 'brand', 'gtin', 'mpn'] as const;
+
+function sameData(a: ListingState | Listing, r: NormalizedRecord): boolean {
+  for (const f of DATA_FIELDS) if ((a[f] ?? null) !== (r[f] ?? null)) return false;
+  for (const f of JSON_FIELDS) if (JSON.stringify(a[f] ?? null) !== JSON.stringify(r[f] ?? null)) return false;
+  return true;
+}
+
+function trendOf(before: string, after: string): PriceTrend {
+  const cmp = new Big(after).cmp(new Big(before));
+  return cmp > 0 ? 'up' : cmp < 0 ? 'down' : 'stable';
+}
+
+/** Median of the prices seen before the current one; null without history. */
+export function medianPrice(prices: string[]): string | null {
+  if (prices.length === 0) return null;
+  const sorted = prices.map((p) => new Big(p)).sort((a, b) => a.cmp(b));
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid].toString() : sorted[mid - 1].plus(sorted[mid]).div(2).toString();
+}
+
+function stateFrom(r: NormalizedRecord, prev: Listing | null, referencePrice: string | null): ListingState {
+  const priceChanged = prev !== null && prev.price !== r.price;
+  return {
+    source: r.source, sku: r.sku, merchantId: r.merchantId, title: r.title, description: r.description,
+    brand: r.brand, category: r.category, categoryPath: r.categoryPath, gtin: r.gtin, mpn: r.mpn,
+    price: r.price, currency: r.currency, priceSgd: r.priceSgd, priceUsd: r.priceUsd,
+    originalPrice: r.originalPrice, url: r.url, affiliateUrl: r.affiliateUrl, imageUrl: r.imageUrl,
+    rating: r.rating, reviewCount: r.reviewCount, region: r.region, countryCode: r.countryCode,
+    inStock: r.inStock, stockLevel: r.stockLevel, shippingDays: r.shippingDays, specs: r.specs,
+    metadata: r.metadata, variants: r.variants,
+    priceTrend: priceChanged ? trendOf(prev.price, r.price) : (prev?.priceTrend ?? 'stable'),
+    referencePrice,
+    lastCheckedAt: r.observedAt,
+    dataUpdatedAt: r.observedAt,
+    updatedAt: r.observedAt,
+  };
+}
+
+function summary(id: number, uuid: string, s: ListingState): Record<string, unknown> {
+  return {
+    id, uuid, title: s.title, price: s.price, currency: s.currency, price_sgd: s.priceSgd,
+    source: s.source, category: s.category, category_path: s.categoryPath, country_code: s.countryCode,
+    in_stock: s.inStock, url: s.url, updated_at: s.updatedAt,
+  };
+}
+
+/**
+ * Decides what one ingest record does to its listing. Pure: both store adapters call it inside
+ * their transaction so the rules (what counts as a change, which events) live in one place.
+ * `recentPrices` are the listing's observed prices of the last 90 days, oldest first.
+ */
+export function planIngest(prev: Listing | null, r: NormalizedRecord, recentPrices: string[]): IngestPlan {
+  if (!prev) {
+    const state = stateFrom(r, null, null);
+    return {
+      outcome: 'inserted', state, observe: true, regroup: true,
+      events: [(id, uuid) => ({ kind: 'product_update', payload: { ...summary(id, uuid, state), change: 'created' } })],
+    };
+  }
+  // An observation older than what we hold is history, not news: the current state stays.
+  if (r.observedAt < prev.lastCheckedAt) return { outcome: 'unchanged', state: null, observe: false, regroup: false, events: [] };
+  if (sameData(prev, r)) {
+    const touched = r.observedAt > prev.lastCheckedAt;
+    return {
+      outcome: 'unchanged', observe: false, regroup: false, events: [],
+      state: touched ? { ...listingState(prev), lastCheckedAt: r.observedAt } : null,
+    };
+  }
+  const priceChanged = prev.price !== r.price || prev.currency !== r.currency;
+  const reference = priceChanged ? medianPrice(recentPrices) : prev.referencePrice;
+  const state = stateFrom(r, prev, reference);
+  const events: IngestPlan['events'] = [(id, uuid) => ({ kind: 'product_update', payload: { ...summary(id, uuid, state), change: 'updated' } })];
+  if (priceChanged && prev.currency === r.currency) {
+    events.push((id, uuid) => ({
+      kind: 'price_change',
+      payload: {
+        ...summary(id, uuid, state), product_id: id, old_price: prev.price, new_price: r.price,
+        old_price_sgd: prev.priceSgd, change_pct: changePct(new Big(prev.price), new Big(r.price)),
+      },
+    }));
+  }
+  if (prev.inStock !== r.inStock || prev.stockLevel !== r.stockLevel) {
+    events.push((id, uuid) => ({
+      kind: 'stock_change',
+      payload: {
+        ...summary(id, uuid, state), product_id: id, old_in_stock: prev.inStock, new_in_stock: r.inStock,
+        old_stock_level: prev.stockLevel, new_stock_level: r.stockLevel,
+      },
+    }));
+  }
+  return {
+    outcome: 'updated', state, observe: priceChanged, events,
+    regroup: MATCH_FIELDS.some((f) => (prev[f] ?? null) !== (r[f] ?? null)),
+  };
+}
+
+export function listingState(l: Listing): ListingState {
+  const { id: _id, uuid: _uuid, groupId: _g, createdAt: _c, ...state } = l;
+  return state;
+}

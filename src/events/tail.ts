@@ -1,0 +1,56 @@
+import type { CatalogEvent } from '../domain/listing.js';
+import type { EventLogStore } from '../store/types.js';
+
+export type EventListener = (events: CatalogEvent[]) => void;
+
+/**
+ * Follows the event log: every process sees what any other wrote (a CLI import, another
+ * instance). On the embedded store it is a cheap poll of the newest id; a wake-up (Redis,
+ * LISTEN/NOTIFY) can call `poke()` to read at once.
+ */
+export class EventTail {
+  private last = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private reading = false;
+  private readonly listeners = new Set<EventListener>();
+
+  constructor(private readonly log: EventLogStore, private readonly intervalMs = 500, private readonly batch = 1000) {}
+
+  async start(): Promise<void> {
+    this.last = await this.log.lastId();
+    this.timer = setInterval(() => void this.poke(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  position(): number {
+    return this.last;
+  }
+
+  subscribe(fn: EventListener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  async poke(): Promise<void> {
+    if (this.reading) return;
+    this.reading = true;
+    try {
+      for (;;) {
+        const events = await this.log.readAfter(this.last, this.batch);
+        if (!events.length) break;
+        this.last = events[events.length - 1].id;
+        for (const fn of this.listeners) fn(events);
+        if (events.length < this.batch) break;
+      }
+    } catch {
+      // The store is unreachable for a moment; the next tick tries again from the same position.
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}

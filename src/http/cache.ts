@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+
+interface Entry { body: string; type: string; expires: number; generation: number }
+
+/**
+ * Server-side response cache of spec 8.3, keyed on method, surface and the full query (so an unused
+ * extra parameter bypasses it) — never on the key. Any catalog change bumps the generation, so a
+ * cached answer never outlives the data it was computed from.
+ */
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private generation = 0;
+
+  constructor(private readonly maxEntries = 5000, private readonly now: () => number = Date.now) {}
+
+  invalidate(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  get(key: string): Entry | null {
+    const e = this.entries.get(key);
+    if (!e) return null;
+    if (e.expires <= this.now() || e.generation !== this.generation) {
+      this.entries.delete(key);
+      return null;
+    }
+    return e;
+  }
+
+  set(key: string, body: string, type: string, seconds: number): void {
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, { body, type, expires: this.now() + seconds * 1000, generation: this.generation });
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest { cacheKey: string | null }
+}
+
+function stripKey(url: string): string {
+  return url.replace(/([?&])api_key=[^&]*&?/g, '$1').replace(/[?&]$/, '');
+}
+
+export function installCache(app: FastifyInstance, cache: ResponseCache): void {
+  app.decorateRequest('cacheKey', null);
+  // Runs after auth (registered later), so an unauthenticated request never reads the cache.
+  app.addHook('preHandler', async (req, reply) => {
+    const seconds = req.routeOptions.config?.cacheSeconds;
+    if (!seconds) return;
+    reply.header('Cache-Control', `private, max-age=${seconds}`);
+    const body = req.method === 'POST' ? JSON.stringify(req.body ?? null) : '';
+    req.cacheKey = `${req.method} ${req.routeOptions.config?.surface} ${stripKey(req.url)} ${body}`;
+    const hit = cache.get(req.cacheKey);
+    if (hit) {
+      reply.header('X-Cache', 'HIT').type(hit.type);
+      return reply.send(hit.body);
+    }
+    reply.header('X-Cache', 'MISS');
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.cacheKey && reply.statusCode === 200 && typeof payload === 'string' && reply.getHeader('X-Cache') === 'MISS') {
+      cache.set(req.cacheKey, payload, String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!);
+    }
+    return payload;
+  });
+}

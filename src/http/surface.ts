@@ -1,0 +1,12 @@
+/** Which wire shape a request is answered in; decides envelopes and presenters. */
+export type Surface = 'v1a' | 'v1b' | 'v2' | 'account';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    surface?: Surface;
+    /** false on the few endpoints that need no key (health, registration, OAuth discovery). */
+    auth?: boolean;
+    /** Server-side cache lifetime in seconds (spec 8.3), keyed on the full query. */
+    cacheSeconds?: number;
+  }
+}

@@ -1,0 +1,197 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { NormalizedRecord } from '../../domain/ingest-record.js';
+import type { Listing, PriceObservation } from '../../domain/listing.js';
+import type { Currency } from '../../domain/currencies.js';
+import type {
+  CatalogStore, CategoryCount, Facets, GroupStats, IngestBatchResult, ListingFilter, PageCursor, PageResult, SearchQuery, SearchResult,
+} from '../types.js';
+import { ftsQuery, orderOf, whereOf } from './filters.js';
+import { SqliteIngestWriter } from './ingest.js';
+import { toListing, type ListingRow } from './rows.js';
+import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../facets.js';
+
+const RANK = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
+const SCAN_CHUNK = 500;
+
+export class SqliteCatalog implements CatalogStore {
+  private readonly writer: SqliteIngestWriter;
+  private readonly s: Record<string, Statement>;
+
+  constructor(private readonly db: Database) {
+    this.writer = new SqliteIngestWriter(db);
+    this.s = {
+      byId: db.prepare('SELECT * FROM listings WHERE id = ?'),
+      byUuid: db.prepare('SELECT * FROM listings WHERE uuid = ?'),
+      bySku: db.prepare('SELECT * FROM listings WHERE sku = ? ORDER BY updated_at DESC, id DESC LIMIT 50'),
+      group: db.prepare('SELECT * FROM listings WHERE group_id = ? ORDER BY id LIMIT 200'),
+      count: db.prepare("SELECT value FROM counters WHERE name = 'listings'").pluck(),
+      bounds: db.prepare('SELECT min(id) AS lo, max(id) AS hi FROM listings'),
+    };
+  }
+
+  async ingestBatch(records: NormalizedRecord[]): Promise<IngestBatchResult> {
+    return this.writer.write(records);
+  }
+
+  async getById(id: number): Promise<Listing | null> {
+    const row = this.s.byId.get(id) as ListingRow | undefined;
+    return row ? toListing(row) : null;
+  }
+
+  async getByUuid(uuid: string): Promise<Listing | null> {
+    const row = this.s.byUuid.get(uuid) as ListingRow | undefined;
+    return row ? toListing(row) : null;
+  }
+
+  async getBySku(sku: string): Promise<Listing[]> {
+    return (this.s.bySku.all(sku) as ListingRow[]).map(toListing);
+  }
+
+  async getMany(ids: number[]): Promise<Listing[]> {
+    if (!ids.length) return [];
+    const rows = this.db.prepare(`SELECT * FROM listings WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as ListingRow[];
+    const byId = new Map(rows.map((r) => [r.id, toListing(r)]));
+    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  }
+
+  async groupMembers(groupId: number): Promise<Listing[]> {
+    return (this.s.group.all(groupId) as ListingRow[]).map(toListing);
+  }
+
+  async count(): Promise<number> {
+    return this.s.count.get() as number;
+  }
+
+  async groupStats(groupIds: number[]): Promise<Map<number, GroupStats>> {
+    const ids = [...new Set(groupIds)];
+    const out = new Map<number, GroupStats>();
+    if (!ids.length) return out;
+    const rows = this.db.prepare(`SELECT group_id AS g, count(*) AS size, min(price_sgd_minor) AS minMinor FROM listings
+      WHERE group_id IN (${ids.map(() => '?').join(',')}) GROUP BY group_id`).all(...ids) as Array<{ g: number; size: number; minMinor: number }>;
+    for (const r of rows) out.set(r.g, { size: r.size, minPriceSgdMinor: r.minMinor });
+    return out;
+  }
+
+  async search(q: SearchQuery): Promise<SearchResult> {
+    const match = q.text ? ftsQuery(q.text) : null;
+    if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined };
+    const w = whereOf(q.filter);
+    const from = match
+      ? 'listings_fts JOIN listings l ON l.id = listings_fts.rowid WHERE listings_fts MATCH ? AND '
+      : 'listings l WHERE ';
+    const base = match ? [match, ...w.params] : w.params;
+    let keyset = '';
+    const keyParams: unknown[] = [];
+    let order = match && q.sort === 'relevance' ? `${RANK}, l.id DESC` : orderOf(q.sort, false);
+    if (q.afterId !== undefined) {
+      // Deep paging by id: keyset on (sort value, id) for price sorts, on id alone otherwise.
+      if (q.sort === 'price_asc' || q.sort === 'price_desc') {
+        const op = q.sort === 'price_asc' ? '>' : '<';
+        keyset = ` AND (l.price_sgd_minor, l.id) ${op} (SELECT price_sgd_minor, id FROM listings WHERE id = ?)`;
+      } else {
+        keyset = ' AND l.id > ?';
+        order = 'l.id ASC';
+      }
+      keyParams.push(q.afterId);
+    }
+    const total = !match && w.sql === '1' && !keyset
+      ? await this.count()
+      : (this.db.prepare(`SELECT count(*) FROM ${from}${w.sql}`).pluck().get(...base) as number);
+    const rows = this.db
+      .prepare(`SELECT l.* FROM ${from}${w.sql}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...base, ...keyParams, q.limit, q.afterId !== undefined ? 0 : q.offset) as ListingRow[];
+    return { listings: rows.map(toListing), total, facets: q.facets ? this.facets(from, w.sql, base) : undefined };
+  }
+
+  private facets(from: string, where: string, params: unknown[]): Facets {
+    const group = (expr: string, limit: number) =>
+      (this.db.prepare(`SELECT ${expr} AS value, count(*) AS count FROM ${from}${where} AND ${expr} IS NOT NULL
+        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${limit}`).all(...params) as Array<{ value: string; count: number }>);
+    const bands = (cases: string[]) => this.db.prepare(`SELECT ${cases.join(', ')} FROM ${from}${where}`).get(...params) as Record<string, number>;
+    const ratings = bands(RATING_FACET_FLOORS.map((f, i) => `sum(CAST(l.rating AS REAL) >= ${f}) AS r${i}`));
+    const prices = bands(PRICE_FACET_RANGES.map((r, i) =>
+      `sum(${r.minMinor === null ? '1' : `l.price_sgd_minor >= ${r.minMinor}`} AND ${r.maxMinor === null ? '1' : `l.price_sgd_minor < ${r.maxMinor}`}) AS p${i}`));
+    return {
+      category: group('l.category', facetLimit),
+      platform: group('l.source', facetLimit),
+      brand: group('l.brand', facetLimit),
+      rating: RATING_FACET_FLOORS.map((f, i) => ({ value: `${f}+`, count: ratings[`r${i}`] ?? 0 })),
+      price: PRICE_FACET_RANGES.map((r, i) => ({ range: r.label, min: r.min, max: r.max, count: prices[`p${i}`] ?? 0 })),
+    };
+  }
+
+  async page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult> {
+    const w = whereOf(filter);
+    const total = w.sql === '1' ? await this.count() : (this.db.prepare(`SELECT count(*) FROM listings l WHERE ${w.sql}`).pluck().get(...w.params) as number);
+    const col = sort === 'newest' ? 'l.updated_at' : 'l.price_sgd_minor';
+    const op = sort === 'price_asc' ? '>' : '<';
+    const keyset = cursor ? ` AND (${col}, l.id) ${op} (?, ?)` : '';
+    const params = cursor ? [...w.params, cursor.value, cursor.id] : w.params;
+    const rows = this.db
+      .prepare(`SELECT l.* FROM listings l WHERE ${w.sql}${keyset} ORDER BY ${orderOf(sort, false)} LIMIT ? OFFSET ?`)
+      .all(...params, limit + 1, cursor ? 0 : offset) as ListingRow[];
+    const more = rows.length > limit;
+    const listings = rows.slice(0, limit).map(toListing);
+    const last = listings[listings.length - 1];
+    const next: PageCursor | null = more && last
+      ? { sort, value: sort === 'newest' ? last.updatedAt : (rows[limit - 1] as unknown as { price_sgd_minor: number }).price_sgd_minor, id: last.id }
+      : null;
+    return { listings, total, next };
+  }
+
+  async *scan(filter: ListingFilter, limit: number, offset: number): AsyncIterable<Listing> {
+    const w = whereOf(filter);
+    const first = this.db.prepare(`SELECT l.id FROM listings l WHERE ${w.sql} ORDER BY l.id LIMIT 1 OFFSET ?`).pluck().get(...w.params, offset) as number | undefined;
+    if (first === undefined) return;
+    const chunk = this.db.prepare(`SELECT l.* FROM listings l WHERE ${w.sql} AND l.id >= ? ORDER BY l.id LIMIT ?`);
+    let from = first;
+    let left = limit;
+    while (left > 0) {
+      // Chunks by id, never one long-lived cursor: other requests may write between two chunks.
+      const rows = chunk.all(...w.params, from, Math.min(SCAN_CHUNK, left)) as ListingRow[];
+      for (const r of rows) yield toListing(r);
+      left -= rows.length;
+      if (rows.length < SCAN_CHUNK) return;
+      from = rows[rows.length - 1].id + 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  async observations(listingId: number, since: string, o: { platform?: string; limit: number; offset: number }) {
+    const cond = `listing_id = ? AND observed_at >= ?${o.platform ? ' AND source = ?' : ''}`;
+    const params = o.platform ? [listingId, since, o.platform] : [listingId, since];
+    const total = this.db.prepare(`SELECT count(*) FROM observations WHERE ${cond}`).pluck().get(...params) as number;
+    const rows = this.db.prepare(`SELECT listing_id, observed_at, price, currency, source FROM observations WHERE ${cond}
+      ORDER BY observed_at DESC LIMIT ? OFFSET ?`).all(...params, o.limit, o.offset) as Array<Record<string, string>>;
+    const entries: PriceObservation[] = rows.map((r) => ({
+      listingId, price: r.price, currency: r.currency as Currency, source: r.source, observedAt: r.observed_at,
+    }));
+    return { entries, total };
+  }
+
+  async categories(): Promise<CategoryCount[]> {
+    const rows = this.db.prepare(`SELECT category_path AS path, category, count(*) AS count FROM listings
+      WHERE category IS NOT NULL GROUP BY category_path, category`).all() as Array<{ path: string | null; category: string; count: number }>;
+    return rows.map((r) => ({ path: r.path ? (JSON.parse(r.path) as string[]) : [r.category], count: r.count }));
+  }
+
+  async sample(filter: ListingFilter, limit: number, seed: number) {
+    const w = whereOf(filter);
+    const total = w.sql === '1' ? await this.count() : (this.db.prepare(`SELECT count(*) FROM listings l WHERE ${w.sql}`).pluck().get(...w.params) as number);
+    const { lo, hi } = this.s.bounds.get() as { lo: number | null; hi: number | null };
+    if (!total || lo === null || hi === null) return { listings: [], total };
+    const seek = this.db.prepare(`SELECT l.* FROM listings l WHERE ${w.sql} AND l.id >= ? ORDER BY l.id LIMIT 1`);
+    const seen = new Map<number, Listing>();
+    let state = seed >>> 0 || 1;
+    for (let tries = 0; seen.size < Math.min(limit, total) && tries < limit * 4; tries++) {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      const row = (seek.get(...w.params, lo + (state % (hi - lo + 1))) ?? seek.get(...w.params, lo)) as ListingRow | undefined;
+      if (row) seen.set(row.id, toListing(row));
+    }
+    return { listings: [...seen.values()], total };
+  }
+}
+
+function emptyFacets(): Facets {
+  return { category: [], platform: [], brand: [], rating: [], price: [] };
+}

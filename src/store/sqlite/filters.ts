@@ -1,0 +1,54 @@
+import type { ListingFilter, SortKey } from '../types.js';
+
+export interface Where {
+  sql: string;
+  params: unknown[];
+}
+
+const like = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+
+/** Builds the WHERE clause of a listing filter over the `l` alias. One place for every query. */
+export function whereOf(f: ListingFilter): Where {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (f.categoryLike) { parts.push("l.category_key LIKE ? ESCAPE '\\'"); params.push(like(f.categoryLike)); }
+  if (f.categoryExact) { parts.push('l.category_key LIKE ?'); params.push(`%|${f.categoryExact.toLowerCase()}|%`); }
+  if (f.brandLike) { parts.push("lower(l.brand) LIKE ? ESCAPE '\\'"); params.push(like(f.brandLike)); }
+  if (f.brandExact) { parts.push('lower(l.brand) = ?'); params.push(f.brandExact.toLowerCase()); }
+  if (f.sources?.length) { parts.push(`l.source IN (${f.sources.map(() => '?').join(',')})`); params.push(...f.sources); }
+  if (f.excludeSources?.length) { parts.push(`l.source NOT IN (${f.excludeSources.map(() => '?').join(',')})`); params.push(...f.excludeSources); }
+  if (f.domain) { parts.push('(l.domain = ? OR l.domain LIKE ?)'); params.push(f.domain.toLowerCase(), `%.${f.domain.toLowerCase()}`); }
+  if (f.countries?.length) { parts.push(`l.country_code IN (${f.countries.map(() => '?').join(',')})`); params.push(...f.countries); }
+  if (f.inStock !== undefined) parts.push(f.inStock ? 'l.in_stock = 1' : '(l.in_stock = 0)');
+  if (f.minPriceSgdMinor !== undefined) { parts.push('l.price_sgd_minor >= ?'); params.push(f.minPriceSgdMinor); }
+  if (f.maxPriceSgdMinor !== undefined) { parts.push('l.price_sgd_minor <= ?'); params.push(f.maxPriceSgdMinor); }
+  if (f.minDiscountPct !== undefined) { parts.push('l.discount_pct >= ? AND l.discount_pct > 0'); params.push(f.minDiscountPct); }
+  if (f.minHistoryDiscountPct !== undefined) { parts.push('l.history_discount_pct >= ? AND l.history_discount_pct > 0'); params.push(f.minHistoryDiscountPct); }
+  if (f.ids) { parts.push(`l.id IN (${f.ids.map(() => '?').join(',') || 'NULL'})`); params.push(...f.ids); }
+  if (f.checkedSince) { parts.push('l.last_checked_at >= ?'); params.push(f.checkedSince); }
+  return { sql: parts.length ? parts.join(' AND ') : '1', params };
+}
+
+/** ORDER BY for a sort key; ties are always broken by id so pages are stable. */
+export function orderOf(sort: SortKey, ranked: boolean): string {
+  switch (sort) {
+    case 'price_asc': return 'l.price_sgd_minor ASC, l.id ASC';
+    case 'price_desc': return 'l.price_sgd_minor DESC, l.id DESC';
+    case 'rating': return 'CAST(l.rating AS REAL) DESC NULLS LAST, l.id DESC';
+    case 'reviews': return 'l.review_count DESC NULLS LAST, l.id DESC';
+    case 'discount_desc': return 'l.discount_pct DESC, l.id DESC';
+    case 'deal_desc': return 'l.history_discount_pct DESC, l.id DESC';
+    case 'relevance': return ranked ? 'f.rank, l.id DESC' : 'l.updated_at DESC, l.id DESC';
+    case 'newest': return 'l.updated_at DESC, l.id DESC';
+  }
+}
+
+/**
+ * Turns user text into an FTS5 query: each word quoted (so operators and punctuation in the
+ * input can never form FTS syntax) and all words required.
+ */
+export function ftsQuery(text: string): string | null {
+  const words = text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (!words.length) return null;
+  return words.slice(0, 16).map((w) => `"${w}"`).join(' ');
+}

@@ -1,0 +1,133 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js';
+import type { CatalogEvent, EventKind } from '../../domain/listing.js';
+import type { ApiKeyRecord, EventLogStore, FxStore, KeyStore, Store, Tier } from '../types.js';
+import { SqliteCatalog } from './catalog.js';
+import { SQLITE_MIGRATIONS } from './schema.js';
+
+/** Opens the embedded store: WAL so readers never wait for the importer, and other processes see commits. */
+export function openSqlite(path: string): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new BetterSqlite3(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -131072');
+  db.pragma('mmap_size = 1073741824');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
+export function migrateSqlite(db: Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  const done = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  for (const m of SQLITE_MIGRATIONS) {
+    if (done.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
+    })();
+  }
+}
+
+class SqliteEvents implements EventLogStore {
+  constructor(private readonly db: Database) {}
+
+  async readAfter(afterId: number, limit: number, kinds?: EventKind[]): Promise<CatalogEvent[]> {
+    const filter = kinds?.length ? ` AND kind IN (${kinds.map(() => '?').join(',')})` : '';
+    const rows = this.db.prepare(`SELECT id, kind, listing_id, payload, created_at FROM events WHERE id > ?${filter} ORDER BY id LIMIT ?`)
+      .all(afterId, ...(kinds ?? []), limit) as Array<{ id: number; kind: EventKind; listing_id: number; payload: string; created_at: string }>;
+    return rows.map((r) => ({ id: r.id, kind: r.kind, listingId: r.listing_id, payload: JSON.parse(r.payload), createdAt: r.created_at }));
+  }
+
+  async lastId(): Promise<number> {
+    return (this.db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck().get() as number);
+  }
+}
+
+class SqliteFx implements FxStore {
+  constructor(private readonly db: Database) {}
+
+  async current(): Promise<RateTable | null> {
+    const csv = this.db.prepare('SELECT csv FROM fx_rates WHERE id = 1').pluck().get() as string | undefined;
+    return csv ? parseRateCsv(csv) : null;
+  }
+
+  async replace(table: RateTable): Promise<void> {
+    this.db.prepare('INSERT INTO fx_rates (id, csv, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET csv = excluded.csv, updated_at = excluded.updated_at')
+      .run(rateTableToCsv(table), new Date().toISOString());
+  }
+}
+
+interface KeyRow {
+  id: number; prefix: string; hash: string; name: string | null; tier: Tier; pending_tier: Tier | null;
+  pending_tier_at: string | null; email: string | null; verified: number; created_at: string; revoked_at: string | null;
+}
+const toKey = (r: KeyRow): ApiKeyRecord => ({
+  id: r.id, prefix: r.prefix, hash: r.hash, name: r.name, tier: r.tier, pendingTier: r.pending_tier,
+  pendingTierAt: r.pending_tier_at, email: r.email, verified: r.verified === 1, createdAt: r.created_at, revokedAt: r.revoked_at,
+});
+const KEY_COLUMNS: Record<string, string> = {
+  prefix: 'prefix', hash: 'hash', name: 'name', tier: 'tier', pendingTier: 'pending_tier', pendingTierAt: 'pending_tier_at',
+  email: 'email', verified: 'verified', createdAt: 'created_at', revokedAt: 'revoked_at',
+};
+
+class SqliteKeys implements KeyStore {
+  constructor(private readonly db: Database) {}
+
+  async create(rec: Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'>, now: string): Promise<ApiKeyRecord> {
+    const id = Number(this.db.prepare(`INSERT INTO api_keys (prefix, hash, name, tier, pending_tier, pending_tier_at, email, verified, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(rec.prefix, rec.hash, rec.name, rec.tier, rec.pendingTier, rec.pendingTierAt,
+      rec.email, rec.verified ? 1 : 0, now).lastInsertRowid);
+    return { ...rec, id, createdAt: now, revokedAt: null };
+  }
+
+  async findByHash(hash: string): Promise<ApiKeyRecord | null> {
+    const row = this.db.prepare('SELECT * FROM api_keys WHERE hash = ?').get(hash) as KeyRow | undefined;
+    return row ? toKey(row) : null;
+  }
+
+  async findById(id: number): Promise<ApiKeyRecord | null> {
+    const row = this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+    return row ? toKey(row) : null;
+  }
+
+  async update(id: number, patch: Partial<Omit<ApiKeyRecord, 'id'>>): Promise<void> {
+    const entries = Object.entries(patch).filter(([k]) => KEY_COLUMNS[k]);
+    if (!entries.length) return;
+    const sets = entries.map(([k]) => `${KEY_COLUMNS[k]} = ?`).join(', ');
+    const values = entries.map(([, v]) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
+    this.db.prepare(`UPDATE api_keys SET ${sets} WHERE id = ?`).run(...values, id);
+  }
+}
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  readonly catalog: SqliteCatalog;
+  readonly events: SqliteEvents;
+  readonly fx: SqliteFx;
+  readonly keys: SqliteKeys;
+
+  constructor(readonly db: Database) {
+    migrateSqlite(db);
+    this.catalog = new SqliteCatalog(db);
+    this.events = new SqliteEvents(db);
+    this.fx = new SqliteFx(db);
+    this.keys = new SqliteKeys(db);
+  }
+
+  async migrate(): Promise<void> {
+    migrateSqlite(this.db);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+export function createSqliteStore(path: string): SqliteStore {
+  return new SqliteStore(openSqlite(path));
+}

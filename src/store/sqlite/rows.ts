@@ -1,0 +1,35 @@
+import type { Currency } from '../../domain/currencies.js';
+import type { Listing } from '../../domain/listing.js';
+import type { ListingState } from '../../domain/ingest-rules.js';
+
+/** A listings row as SQLite returns it. */
+export interface ListingRow {
+  id: number; uuid: string; source: string; sku: string; merchant_id: string | null; title: string;
+  description: string | null; brand: string | null; category: string | null; category_path: string | null;
+  gtin: string | null; mpn: string | null; price: string; currency: string; price_sgd: string | null;
+  price_usd: string | null; original_price: string | null; url: string; affiliate_url: string | null;
+  image_url: string | null; rating: string | null; review_count: number | null; region: string;
+  country_code: string; in_stock: number | null; stock_level: string | null; shipping_days: number | null;
+  specs: string | null; metadata: string | null; variants: string | null; group_id: number;
+  price_trend: string | null; reference_price: string | null; last_checked_at: string;
+  data_updated_at: string; created_at: string; updated_at: string;
+}
+
+const json = <T>(text: string | null): T | null => (text == null ? null : (JSON.parse(text) as T));
+
+export function toListing(r: ListingRow): Listing {
+  return {
+    id: r.id, uuid: r.uuid, source: r.source, sku: r.sku, merchantId: r.merchant_id, title: r.title,
+    description: r.description, brand: r.brand, category: r.category,
+    categoryPath: json<string[]>(r.category_path), gtin: r.gtin, mpn: r.mpn, price: r.price,
+    currency: r.currency as Currency, priceSgd: r.price_sgd, priceUsd: r.price_usd,
+    originalPrice: r.original_price, url: r.url, affiliateUrl: r.affiliate_url, imageUrl: r.image_url,
+    rating: r.rating, reviewCount: r.review_count, region: r.region, countryCode: r.country_code,
+    inStock: r.in_stock == null ? null : r.in_stock === 1, stockLevel: r.stock_level,
+    shippingDays: r.shipping_days, specs: json(r.specs), metadata: json(r.metadata),
+    variants: json(r.variants) ?? [], groupId: r.group_id,
+    priceTrend: r.price_trend as Listing['priceTrend'], referencePrice: r.reference_price,
+    lastCheckedAt: r.last_checked_at, dataUpdatedAt: r.data_updated_at, createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Versioned migrations of the embedded store. Each runs once, in order, inside a transaction;
+ * `schema_migrations` records what ran. Append new versions; never edit a released one.
+ */
+export const SQLITE_MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'catalog',
+    sql: `
+CREATE TABLE listings (
+  id INTEGER PRIMARY KEY,
+  uuid TEXT NOT NULL UNIQUE,
+  source TEXT NOT NULL,
+  sku TEXT NOT NULL,
+  merchant_id TEXT,
+  title TEXT NOT NULL,
+  description TEXT,
+  brand TEXT,
+  category TEXT,
+  category_path TEXT,
+  category_key TEXT,
+  gtin TEXT,
+  mpn TEXT,
+  price TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  price_sgd TEXT,
+  price_usd TEXT,
+  price_sgd_minor INTEGER NOT NULL,
+  original_price TEXT,
+  discount_pct REAL NOT NULL DEFAULT 0,
+  history_discount_pct REAL NOT NULL DEFAULT 0,
+  url TEXT NOT NULL,
+  domain TEXT,
+  affiliate_url TEXT,
+  image_url TEXT,
+  rating TEXT,
+  review_count INTEGER,
+  region TEXT NOT NULL,
+  country_code TEXT NOT NULL,
+  in_stock INTEGER,
+  stock_level TEXT,
+  shipping_days INTEGER,
+  specs TEXT,
+  metadata TEXT,
+  variants TEXT,
+  group_id INTEGER NOT NULL,
+  match_profile TEXT,
+  price_trend TEXT,
+  reference_price TEXT,
+  last_checked_at TEXT NOT NULL,
+  data_updated_at TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (source, sku)
+);
+CREATE INDEX listings_updated ON listings (updated_at DESC, id DESC);
+CREATE INDEX listings_price ON listings (price_sgd_minor, id);
+CREATE INDEX listings_sku ON listings (sku);
+CREATE INDEX listings_group ON listings (group_id);
+CREATE INDEX listings_deals ON listings (history_discount_pct DESC, id) WHERE history_discount_pct > 0;
+CREATE INDEX listings_discount ON listings (discount_pct DESC, id) WHERE discount_pct > 0;
+CREATE VIRTUAL TABLE listings_fts USING fts5 (
+  title, brand, category, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TABLE block_keys (key TEXT NOT NULL, listing_id INTEGER NOT NULL, PRIMARY KEY (key, listing_id)) WITHOUT ROWID;
+CREATE INDEX block_keys_listing ON block_keys (listing_id);
+CREATE TABLE observations (
+  listing_id INTEGER NOT NULL,
+  observed_at TEXT NOT NULL,
+  price TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  source TEXT NOT NULL,
+  PRIMARY KEY (listing_id, observed_at)
+) WITHOUT ROWID;
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,
+  listing_id INTEGER NOT NULL,
+  payload TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE fx_rates (id INTEGER PRIMARY KEY CHECK (id = 1), csv TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE api_keys (
+  id INTEGER PRIMARY KEY,
+  prefix TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  name TEXT,
+  tier TEXT NOT NULL,
+  pending_tier TEXT,
+  pending_tier_at TEXT,
+  email TEXT,
+  verified INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO counters (name, value) VALUES ('listings', 0);
+`,
+  },
+];

@@ -1,0 +1,151 @@
+import type { Currency } from '../domain/currencies.js';
+import type { RateTable } from '../domain/fx.js';
+import type { NormalizedRecord, IngestOutcome } from '../domain/ingest-record.js';
+import type { CatalogEvent, EventKind, Listing, PriceObservation } from '../domain/listing.js';
+
+export type SortKey = 'relevance' | 'price_asc' | 'price_desc' | 'newest' | 'rating' | 'reviews' | 'discount_desc' | 'deal_desc';
+
+/** Filters shared by search, listing, export, deals and trending; every field optional. */
+export interface ListingFilter {
+  /** Case-insensitive partial match on the category name or any level of its path. */
+  categoryLike?: string;
+  /** Exact match on category name or slug of any level (the listing's category_id). */
+  categoryExact?: string;
+  brandLike?: string;
+  brandExact?: string;
+  sources?: string[];
+  excludeSources?: string[];
+  /** Matches on the retailer domain of the listing's URL. */
+  domain?: string;
+  countries?: string[];
+  inStock?: boolean;
+  /** SGD price bounds in integer cents, inclusive. */
+  minPriceSgdMinor?: number;
+  maxPriceSgdMinor?: number;
+  /** Discount against original_price, percent. */
+  minDiscountPct?: number;
+  /** Discount against the listing's own price history (reference price), percent. */
+  minHistoryDiscountPct?: number;
+  ids?: number[];
+  /** Listings last observed at or after this ISO time. */
+  checkedSince?: string;
+}
+
+export interface SearchQuery {
+  text?: string;
+  filter: ListingFilter;
+  sort: SortKey;
+  limit: number;
+  offset: number;
+  /** Keyset start for deep paging by id (V2 `after`). */
+  afterId?: number;
+  facets?: boolean;
+}
+
+export interface FacetBucket { value: string; count: number }
+export interface Facets {
+  category: FacetBucket[];
+  platform: FacetBucket[];
+  brand: FacetBucket[];
+  rating: FacetBucket[];
+  price: Array<{ range: string; min: string | null; max: string | null; count: number }>;
+}
+
+export interface SearchResult {
+  listings: Listing[];
+  total: number;
+  facets?: Facets;
+  /** Matched title with <em> markup, by listing id, when a text query was given. */
+  highlights?: Record<number, string>;
+}
+
+/** A position in a keyset-ordered listing: the sort value and id of the last row served. */
+export interface PageCursor { sort: SortKey; value: string | number; id: number }
+
+export interface PageResult {
+  listings: Listing[];
+  total: number;
+  next: PageCursor | null;
+}
+
+export interface IngestBatchResult {
+  outcomes: Array<{ line: number; outcome: IngestOutcome; id: number }>;
+  events: number;
+}
+
+export interface CategoryCount { path: string[]; count: number }
+
+export interface CatalogStore {
+  ingestBatch(records: NormalizedRecord[]): Promise<IngestBatchResult>;
+  getById(id: number): Promise<Listing | null>;
+  getByUuid(uuid: string): Promise<Listing | null>;
+  /** Every listing with this SKU (one per platform that uses it), most recently updated first. */
+  getBySku(sku: string): Promise<Listing[]>;
+  /** In the order of `ids`; absent ids are skipped. */
+  getMany(ids: number[]): Promise<Listing[]>;
+  groupMembers(groupId: number): Promise<Listing[]>;
+  search(query: SearchQuery): Promise<SearchResult>;
+  /** Keyset pagination that stays correct while listings are added. */
+  page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult>;
+  /** Streams listings in id order for export; never holds the whole result. */
+  scan(filter: ListingFilter, limit: number, offset: number): AsyncIterable<Listing>;
+  observations(listingId: number, since: string, opts: { platform?: string; limit: number; offset: number }): Promise<{ entries: PriceObservation[]; total: number }>;
+  categories(): Promise<CategoryCount[]>;
+  /** A random sample of listings matching the filter (V2 explore), reproducible by seed. */
+  sample(filter: ListingFilter, limit: number, seed: number): Promise<{ listings: Listing[]; total: number }>;
+  count(): Promise<number>;
+  /** Size and cheapest SGD price (cents) of each match group: competitor counts and buy-box prices. */
+  groupStats(groupIds: number[]): Promise<Map<number, GroupStats>>;
+}
+
+export interface GroupStats { size: number; minPriceSgdMinor: number }
+
+export interface EventLogStore {
+  /** Events with id > afterId, oldest first. */
+  readAfter(afterId: number, limit: number, kinds?: EventKind[]): Promise<CatalogEvent[]>;
+  lastId(): Promise<number>;
+}
+
+export interface FxStore {
+  current(): Promise<RateTable | null>;
+  replace(table: RateTable): Promise<void>;
+}
+
+export type Tier = 'unverified' | 'free' | 'basic' | 'pro' | 'enterprise';
+export const TIERS: Tier[] = ['unverified', 'free', 'basic', 'pro', 'enterprise'];
+
+export interface ApiKeyRecord {
+  id: number;
+  /** The non-secret lookup prefix shown in listings ("ck_live_ab12cd"). */
+  prefix: string;
+  hash: string;
+  name: string | null;
+  tier: Tier;
+  /** A downgrade waits for the end of the billing cycle. */
+  pendingTier: Tier | null;
+  pendingTierAt: string | null;
+  email: string | null;
+  verified: boolean;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface KeyStore {
+  create(rec: Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'>, now: string): Promise<ApiKeyRecord>;
+  findByHash(hash: string): Promise<ApiKeyRecord | null>;
+  findById(id: number): Promise<ApiKeyRecord | null>;
+  update(id: number, patch: Partial<Omit<ApiKeyRecord, 'id'>>): Promise<void>;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly catalog: CatalogStore;
+  readonly events: EventLogStore;
+  readonly fx: FxStore;
+  readonly keys: KeyStore;
+  /** Applies pending schema migrations; safe to call on every start. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type { Currency };
