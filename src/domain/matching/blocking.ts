@@ -5,7 +5,7 @@
 //   g:<gtin14>                 exact identifier
 //   m:<code stem>              long model code, brand-free (codes are near-unique across brands)
 //   w:<brand|prev word>|<code> short code ("a55", "cs3") scoped by brand or the word before it
-//   t:<word>|<word>            adjacent content words, the title fallback
+//   t:<word>|<word>            nearby title words (sorted pair), the title fallback
 
 import { codeStem, isStrongCode } from './model-codes.js';
 import { parseUnitToken } from './text.js';
@@ -13,11 +13,11 @@ import type { MatchProfile } from './types.js';
 import { COLOUR_WORDS, WEAK_WORDS } from './vocabulary.js';
 
 const MAX_CODE_KEYS = 3;
-const MAX_TITLE_KEYS = 4;
+const MAX_TITLE_WORDS = 6;
 
-/** Words that identify a product line: not filler, colour, unit, number or single letter. */
-function isContentWord(t: string, brand: string | null): boolean {
-  return t.length >= 2 && t !== brand && !WEAK_WORDS.has(t) && !COLOUR_WORDS.has(t) && parseUnitToken(t) === null;
+/** Words that can form title keys: not filler, colour, unit or fragment, not the brand itself. */
+function isBlockingWord(t: string, brand: string | null): boolean {
+  return t.length >= 2 && t !== brand && t !== 'for' && t !== 'with' && !COLOUR_WORDS.has(t) && parseUnitToken(t) === null;
 }
 
 export function blockingKeys(p: MatchProfile): string[] {
@@ -42,13 +42,16 @@ export function blockingKeys(p: MatchProfile): string[] {
     codeKeys += 1;
   }
 
-  // Title bigrams over content words; numbers ride along with the word before them
-  // ("iphone|15", "office|2007") because the number is what tells product lines apart.
-  const words = p.tokens.filter((t) => isContentWord(t, p.brand));
-  let titleKeys = 0;
-  for (let i = 0; i + 1 < words.length && titleKeys < MAX_TITLE_KEYS; i += 1) {
-    push(`t:${words[i]}|${words[i + 1]}`);
-    titleKeys += 1;
+  // Title word pairs: each content word with the next two (sorted, so word order does not
+  // matter: "quicken 2007 deluxe" and "quicken deluxe 2007" meet). Numbers take part because
+  // they are what tells product lines apart ("office|2007"). Pairs of two weak words are skipped.
+  const words = p.tokens.filter((t) => isBlockingWord(t, p.brand)).slice(0, MAX_TITLE_WORDS);
+  for (let i = 0; i < words.length; i += 1) {
+    for (let j = i + 1; j <= i + 2 && j < words.length; j += 1) {
+      if (WEAK_WORDS.has(words[i]) && WEAK_WORDS.has(words[j])) continue;
+      const [x, y] = words[i] < words[j] ? [words[i], words[j]] : [words[j], words[i]];
+      push(`t:${x}|${y}`);
+    }
   }
   // A one-word title ("spelling") still needs a key or it could never be matched.
   if (words.length === 1) push(`t:${words[0]}`);

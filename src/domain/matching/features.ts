@@ -7,11 +7,13 @@ import {
 } from './signals.js';
 import { titleOverlap, type TitleOverlap } from './similarity.js';
 import type { MatchEvidence, MatchProfile } from './types.js';
+import { WEAK_WORDS } from './vocabulary.js';
 
 export interface PairFeatures {
   containment: number;
   dice: number;
   unmatchedMin: number;
+  leadShared: number;
   gtinEqual: number;
   gtinDifferent: number;
   codeSharedStrong: number;
@@ -49,6 +51,19 @@ function priceLogRatio(a: MatchProfile, b: MatchProfile): number {
   return Math.min(3, Math.abs(Math.log(pa / pb)));
 }
 
+/**
+ * Whether the first naming word of `p` (skipping brands, filler, numbers and codes) occurs in
+ * `other`. Titles lead with the product name ("dreamweaver cs3 ..."), so a lead word missing on
+ * the other side usually means a different product of the same brand and version.
+ */
+function leadFound(p: MatchProfile, other: MatchProfile): boolean {
+  const lead = p.tokens.find(
+    (t) => t !== p.brand && t !== other.brand && t.length > 2 && !WEAK_WORDS.has(t) && !/\d/.test(t) && !other.brand?.startsWith(t),
+  );
+  if (lead === undefined) return true;
+  return other.tokens.includes(lead) || other.tokens.some((t) => t.length > lead.length && t.startsWith(lead));
+}
+
 export function pairSignals(a: MatchProfile, b: MatchProfile): PairSignals {
   const overlap = titleOverlap(a, b);
   const gtin = gtinSignal(a, b);
@@ -64,6 +79,7 @@ export function pairSignals(a: MatchProfile, b: MatchProfile): PairSignals {
     containment: overlap.containment,
     dice: overlap.dice,
     unmatchedMin: Math.min(4, overlap.unmatchedMin),
+    leadShared: bit(leadFound(a, b)) + bit(leadFound(b, a)),
     gtinEqual: bit(gtin === 'equal'),
     gtinDifferent: bit(gtin === 'different'),
     codeSharedStrong: bit(code.sharedStrong),

@@ -10,18 +10,32 @@ export interface GroupCandidate {
 }
 
 /**
- * The group of the best `exact` candidate scoring at least GROUP_THRESHOLD, or null (the caller
- * then creates a new group). Ties keep the earlier candidate so replaying an import is stable.
+ * The group whose candidate members match best, or null (the caller then creates a new group).
+ * A group is judged by the *mean* over its candidate members (non-exact results count as 0),
+ * not by its single closest member: with single-link, one "Dreamweaver CS3" listing close to a
+ * "CS3 suite" listing would chain whole product families into one group. The returned result
+ * is the best exact comparison inside the chosen group, so its evidence names a real pair.
+ * Ties keep the group seen first, so replaying an import gives the same groups.
  */
 export function chooseGroup(
   p: MatchProfile,
   candidates: ReadonlyArray<GroupCandidate>,
 ): { groupId: number; result: MatchResult } | null {
-  let best: { groupId: number; result: MatchResult } | null = null;
+  const byGroup = new Map<number, { sum: number; n: number; best: MatchResult | null }>();
   for (const c of candidates) {
     const result = compareProfiles(p, c.profile);
-    if (result.matchClass !== 'exact' || result.score < GROUP_THRESHOLD) continue;
-    if (best === null || result.score > best.result.score) best = { groupId: c.groupId, result };
+    const exact = result.matchClass === 'exact';
+    const g = byGroup.get(c.groupId) ?? { sum: 0, n: 0, best: null };
+    g.sum += exact ? result.score : 0;
+    g.n += 1;
+    if (exact && (g.best === null || result.score > g.best.score)) g.best = result;
+    byGroup.set(c.groupId, g);
   }
-  return best;
+  let chosen: { groupId: number; result: MatchResult; mean: number } | null = null;
+  for (const [groupId, g] of byGroup) {
+    const mean = g.sum / g.n;
+    if (g.best === null || mean < GROUP_THRESHOLD) continue;
+    if (chosen === null || mean > chosen.mean) chosen = { groupId, result: g.best, mean };
+  }
+  return chosen && { groupId: chosen.groupId, result: chosen.result };
 }

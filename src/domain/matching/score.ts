@@ -9,10 +9,11 @@ import { fitsOverlap, setAgreement } from './signals.js';
 import type { MatchClass, MatchProfile, MatchResult } from './types.js';
 
 export const WEIGHTS: Readonly<{ bias: number } & PairFeatures> = {
-  bias: -3.0,
-  containment: 2,
-  dice: 1.5,
-  unmatchedMin: -0.6,
+  bias: -3.4,
+  containment: 2.6,
+  dice: 1.4,
+  unmatchedMin: -0.3,
+  leadShared: 0.5,
   gtinEqual: 8,
   gtinDifferent: -1.5,
   codeSharedStrong: 2,
@@ -21,20 +22,20 @@ export const WEIGHTS: Readonly<{ bias: number } & PairFeatures> = {
   codeWeakConflict: -0.5,
   brandEqual: 0.7,
   brandDifferent: -1,
-  numbersDisjoint: -0.7,
-  numbersPartial: -0.25,
-  numbersOneSided: -0.4,
-  editionsDisjoint: -1.3,
-  editionsOneSided: -1,
-  offerKindsDiffer: -1,
-  priceOk: 0.3,
+  numbersDisjoint: -1,
+  numbersPartial: -0.3,
+  numbersOneSided: -0.55,
+  editionsDisjoint: -1.9,
+  editionsOneSided: -1.05,
+  offerKindsDiffer: -1.1,
+  priceOk: 0.35,
   priceSuspicious: 0,
-  priceLogRatio: -1.8,
+  priceLogRatio: -2,
 };
 
 /** Reason names for binary features, in the order they are reported. */
 const REASONS: Array<[keyof PairFeatures, string]> = [
-  ['gtinEqual', 'gtin_equal'], ['gtinDifferent', 'gtin_different'],
+  ['leadShared', 'lead_word_shared'], ['gtinEqual', 'gtin_equal'], ['gtinDifferent', 'gtin_different'],
   ['codeSharedStrong', 'model_number_equal'], ['codeSharedWeak', 'model_code_equal'],
   ['codeStrongConflict', 'model_number_differs'], ['codeWeakConflict', 'model_code_differs'],
   ['brandEqual', 'brand_equal'], ['brandDifferent', 'brand_differs'],
@@ -44,7 +45,7 @@ const REASONS: Array<[keyof PairFeatures, string]> = [
 ];
 
 /** Score at/above which an `exact` comparison puts a listing into the candidate's group. */
-export const GROUP_THRESHOLD = 0.7;
+export const GROUP_THRESHOLD = 0.6;
 
 /** Upper bounds for non-exact classes, all below GROUP_THRESHOLD. */
 const CAP = { accessory: 0.2, bundle: 0.3, variant: 0.45 } as const;

@@ -8,8 +8,8 @@ import { codesMatch, isModelCode, isStrongCode } from './model-codes.js';
 import type { MatchProfile } from './types.js';
 import { COLOUR_WORDS, WEAK_WORDS } from './vocabulary.js';
 
-export function tokenWeight(token: string, brand: string | null): number {
-  if (token === brand) return 0.5;
+export function tokenWeight(token: string, brands: ReadonlyArray<string | null>): number {
+  if (brands.includes(token)) return 0.5;
   if (COLOUR_WORDS.has(token)) return 0.1;
   if (WEAK_WORDS.has(token)) return 0.3;
   if (isModelCode(token)) return isStrongCode(token) ? 2.5 : 1.5;
@@ -41,13 +41,13 @@ export interface TitleOverlap {
   similarity: number;
 }
 
-function side(p: MatchProfile, other: MatchProfile, brand: string | null): { total: number; shared: number } {
+function side(p: MatchProfile, other: MatchProfile, brands: ReadonlyArray<string | null>): { total: number; shared: number } {
   const otherSet = new Set(other.tokens);
   const otherJoins = adjacentJoins(other.tokens);
   let total = 0;
   let shared = 0;
   for (const t of p.tokens) {
-    const w = tokenWeight(t, brand);
+    const w = tokenWeight(t, brands);
     total += w;
     if (matchedIn(t, other, otherSet, otherJoins)) shared += w;
   }
@@ -56,9 +56,9 @@ function side(p: MatchProfile, other: MatchProfile, brand: string | null): { tot
 
 /** Weighted overlap of two profiles' titles. Symmetric by construction (each side is measured against the other). */
 export function titleOverlap(a: MatchProfile, b: MatchProfile): TitleOverlap {
-  const brand = a.brand ?? b.brand;
-  const sa = side(a, b, brand);
-  const sb = side(b, a, brand);
+  const brands = [a.brand, b.brand];
+  const sa = side(a, b, brands);
+  const sb = side(b, a, brands);
   if (sa.total === 0 || sb.total === 0) return { containment: 0, dice: 0, unmatchedMin: 0, similarity: 0 };
   const containment = Math.min(1, Math.max(sa.shared / sa.total, sb.shared / sb.total));
   const dice = Math.min(1, (sa.shared + sb.shared) / (sa.total + sb.total));
