@@ -166,9 +166,10 @@ function printReport(reports: DataSetReport[]): void {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const dataArg = args.indexOf('--data');
-  const reports = await runEvaluation({ dataDir: dataArg >= 0 ? args[dataArg + 1] : undefined });
+  const dataDir = dataArg >= 0 ? path.resolve(args[dataArg + 1]) : defaultDataDir;
+  const reports = await runEvaluation({ dataDir });
   if (reports === null) {
-    console.error(`matching data not found in ${defaultDataDir} (expected ../shared/data/matching next to the repository); nothing evaluated`);
+    console.error(`matching data not found in ${dataDir} (expected ../shared/data/matching next to the repository); nothing evaluated`);
     process.exit(2);
   }
   if (args.includes('--json')) console.log(JSON.stringify(reports, null, 2));
