@@ -30,6 +30,11 @@ export interface Container {
 export async function openStore(config: Config): Promise<Store> {
   const path = sqlitePath(config.databaseUrl);
   if (path) return createSqliteStore(path);
+  if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    // Loaded only in scale mode: the embedded default never pays for pg.
+    const { createPostgresStore } = await import('./store/postgres/index.js');
+    return createPostgresStore(config.databaseUrl);
+  }
   throw new Error(`DATABASE_URL must be sqlite:<path> or postgres://..., got ${config.databaseUrl.split(':')[0]}:...`);
 }
 

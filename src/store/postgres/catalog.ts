@@ -1,0 +1,206 @@
+import type pg from 'pg';
+import type { NormalizedRecord } from '../../domain/ingest-record.js';
+import type { Listing, PriceObservation } from '../../domain/listing.js';
+import type { Currency } from '../../domain/currencies.js';
+import type {
+  CatalogStore, CategoryCount, Facets, GroupStats, IngestBatchResult, ListingFilter, PageCursor, PageResult, SearchQuery, SearchResult,
+} from '../types.js';
+import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../facets.js';
+import { orderOf, whereOf } from '../sqlite/filters.js';
+import { toListing, type ListingRow } from '../sqlite/rows.js';
+import { LISTING_COLUMNS } from './columns.js';
+import { PgIngestWriter } from './ingest.js';
+import { cond, one, rows } from './sql.js';
+import { RANK_WEIGHTS, tsqueryLiteral } from './text-search.js';
+
+const SCAN_CHUNK = 500;
+const SELECT = `SELECT ${LISTING_COLUMNS}`;
+
+/** The catalog on PostgreSQL: the same filters, orders, facet buckets and keysets as the SQLite adapter. */
+export class PgCatalog implements CatalogStore {
+  private readonly writer: PgIngestWriter;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.writer = new PgIngestWriter(pool);
+  }
+
+  async ingestBatch(records: NormalizedRecord[]): Promise<IngestBatchResult> {
+    return this.writer.write(records);
+  }
+
+  private async listings(sql: string, params: unknown[]): Promise<Listing[]> {
+    return (await rows<ListingRow>(this.pool, sql, params)).map(toListing);
+  }
+
+  async getById(id: number): Promise<Listing | null> {
+    return (await this.listings(`${SELECT} FROM listings l WHERE l.id = ?`, [id]))[0] ?? null;
+  }
+
+  async getByUuid(uuid: string): Promise<Listing | null> {
+    return (await this.listings(`${SELECT} FROM listings l WHERE l.uuid = ?`, [uuid]))[0] ?? null;
+  }
+
+  async getBySku(sku: string): Promise<Listing[]> {
+    return this.listings(`${SELECT} FROM listings l WHERE l.sku = ? ORDER BY l.updated_at DESC, l.id DESC LIMIT 50`, [sku]);
+  }
+
+  async getMany(ids: number[]): Promise<Listing[]> {
+    if (!ids.length) return [];
+    const byId = new Map((await this.listings(`${SELECT} FROM listings l WHERE l.id = ANY(?::bigint[])`, [ids])).map((l) => [l.id, l]));
+    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  }
+
+  async groupMembers(groupId: number): Promise<Listing[]> {
+    return this.listings(`${SELECT} FROM listings l WHERE l.group_id = ? ORDER BY l.id LIMIT 200`, [groupId]);
+  }
+
+  async count(): Promise<number> {
+    return (await one<{ value: number }>(this.pool, "SELECT value FROM counters WHERE name = 'listings'"))?.value ?? 0;
+  }
+
+  private async countWhere(from: string, params: unknown[]): Promise<number> {
+    return (await one<{ n: number }>(this.pool, `SELECT count(*) AS n FROM ${from}`, params))!.n;
+  }
+
+  async groupStats(groupIds: number[]): Promise<Map<number, GroupStats>> {
+    const ids = [...new Set(groupIds)];
+    const out = new Map<number, GroupStats>();
+    if (!ids.length) return out;
+    const found = await rows<{ g: number; size: number; min_minor: number }>(this.pool, `SELECT group_id AS g, count(*) AS size,
+      min(price_sgd_minor) AS min_minor FROM listings WHERE group_id = ANY(?::bigint[]) GROUP BY group_id`, [ids]);
+    for (const r of found) out.set(r.g, { size: r.size, minPriceSgdMinor: r.min_minor });
+    return out;
+  }
+
+  async search(q: SearchQuery): Promise<SearchResult> {
+    const match = q.text ? tsqueryLiteral(q.text) : null;
+    if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined };
+    const w = whereOf(q.filter);
+    // The tsquery is bound once and named `fq.q` for the match and the rank.
+    const from = match
+      ? `listings l CROSS JOIN (SELECT ?::tsquery AS q) fq WHERE l.tsv @@ fq.q AND ${cond(w.sql)}`
+      : `listings l WHERE ${cond(w.sql)}`;
+    const base = match ? [match, ...w.params] : w.params;
+    let keyset = '';
+    const keyParams: unknown[] = [];
+    let order = match && q.sort === 'relevance' ? `ts_rank_cd(${RANK_WEIGHTS}, l.tsv, fq.q) DESC, l.id DESC` : orderOf(q.sort, false);
+    if (q.afterId !== undefined) {
+      if (q.sort === 'price_asc' || q.sort === 'price_desc') {
+        const op = q.sort === 'price_asc' ? '>' : '<';
+        keyset = ` AND (l.price_sgd_minor, l.id) ${op} (SELECT price_sgd_minor, id FROM listings WHERE id = ?)`;
+      } else {
+        keyset = ' AND l.id > ?';
+        order = 'l.id ASC';
+      }
+      keyParams.push(q.afterId);
+    }
+    const [total, listings, facets] = await Promise.all([
+      !match && w.sql === '1' ? this.count() : this.countWhere(from, base),
+      this.listings(`${SELECT} FROM ${from}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        [...base, ...keyParams, q.limit, q.afterId !== undefined ? 0 : q.offset]),
+      q.facets ? this.facets(from, base) : Promise.resolve(undefined),
+    ]);
+    return { listings, total, facets };
+  }
+
+  private async facets(from: string, params: unknown[]): Promise<Facets> {
+    const group = (expr: string) => rows<{ value: string; count: number }>(this.pool, `SELECT ${expr} AS value, count(*)::bigint AS count
+      FROM ${from} AND ${expr} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${facetLimit}`, params);
+    const ratingCases = RATING_FACET_FLOORS.map((f, i) => `count(*) FILTER (WHERE CAST(l.rating AS REAL) >= ${f}) AS r${i}`);
+    const priceCases = PRICE_FACET_RANGES.map((r, i) => {
+      const parts = [r.minMinor === null ? null : `l.price_sgd_minor >= ${r.minMinor}`, r.maxMinor === null ? null : `l.price_sgd_minor < ${r.maxMinor}`];
+      return `count(*) FILTER (WHERE ${parts.filter(Boolean).join(' AND ') || 'TRUE'}) AS p${i}`;
+    });
+    const [category, platform, brand, bands] = await Promise.all([
+      group('l.category'), group('l.source'), group('l.brand'),
+      one<Record<string, number>>(this.pool, `SELECT ${[...ratingCases, ...priceCases].join(', ')} FROM ${from}`, params),
+    ]);
+    return {
+      category, platform, brand,
+      rating: RATING_FACET_FLOORS.map((f, i) => ({ value: `${f}+`, count: bands?.[`r${i}`] ?? 0 })),
+      price: PRICE_FACET_RANGES.map((r, i) => ({ range: r.label, min: r.min, max: r.max, count: bands?.[`p${i}`] ?? 0 })),
+    };
+  }
+
+  async page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult> {
+    const w = whereOf(filter);
+    const col = sort === 'newest' ? 'l.updated_at' : 'l.price_sgd_minor';
+    const op = sort === 'price_asc' ? '>' : '<';
+    const keyset = cursor ? ` AND (${col}, l.id) ${op} (?, ?)` : '';
+    const params = cursor ? [...w.params, cursor.value, cursor.id] : w.params;
+    const [total, found] = await Promise.all([
+      w.sql === '1' ? this.count() : this.countWhere(`listings l WHERE ${w.sql}`, w.params),
+      rows<ListingRow & { price_sgd_minor: number }>(this.pool, `${SELECT}, l.price_sgd_minor FROM listings l WHERE ${cond(w.sql)}${keyset}
+        ORDER BY ${orderOf(sort, false)} LIMIT ? OFFSET ?`, [...params, limit + 1, cursor ? 0 : offset]),
+    ]);
+    const more = found.length > limit;
+    const listings = found.slice(0, limit).map(toListing);
+    const last = listings[listings.length - 1];
+    const next: PageCursor | null = more && last
+      ? { sort, value: sort === 'newest' ? last.updatedAt : found[limit - 1].price_sgd_minor, id: last.id }
+      : null;
+    return { listings, total, next };
+  }
+
+  async *scan(filter: ListingFilter, limit: number, offset: number): AsyncIterable<Listing> {
+    const w = whereOf(filter);
+    const first = await one<{ id: number }>(this.pool, `SELECT l.id FROM listings l WHERE ${cond(w.sql)} ORDER BY l.id LIMIT 1 OFFSET ?`, [...w.params, offset]);
+    if (!first) return;
+    let from = first.id;
+    let left = limit;
+    while (left > 0) {
+      // Chunks by id, never one long-lived cursor holding a pooled connection.
+      const chunk = await this.listings(`${SELECT} FROM listings l WHERE ${cond(w.sql)} AND l.id >= ? ORDER BY l.id LIMIT ?`,
+        [...w.params, from, Math.min(SCAN_CHUNK, left)]);
+      for (const l of chunk) yield l;
+      left -= chunk.length;
+      if (chunk.length < SCAN_CHUNK) return;
+      from = chunk[chunk.length - 1].id + 1;
+    }
+  }
+
+  async observations(listingId: number, since: string, o: { platform?: string; limit: number; offset: number }) {
+    const where = `listing_id = ? AND observed_at >= ?${o.platform ? ' AND source = ?' : ''}`;
+    const params = o.platform ? [listingId, since, o.platform] : [listingId, since];
+    const [total, found] = await Promise.all([
+      this.countWhere(`observations WHERE ${where}`, params),
+      rows<Record<string, string>>(this.pool, `SELECT observed_at, price, currency, source FROM observations WHERE ${where}
+        ORDER BY observed_at DESC LIMIT ? OFFSET ?`, [...params, o.limit, o.offset]),
+    ]);
+    const entries: PriceObservation[] = found.map((r) => ({
+      listingId, price: r.price, currency: r.currency as Currency, source: r.source, observedAt: r.observed_at,
+    }));
+    return { entries, total };
+  }
+
+  async categories(): Promise<CategoryCount[]> {
+    const found = await rows<{ path: string | null; category: string; count: number }>(this.pool, `SELECT category_path AS path, category,
+      count(*)::bigint AS count FROM listings WHERE category IS NOT NULL GROUP BY category_path, category ORDER BY category_path, category`);
+    return found.map((r) => ({ path: r.path ? (JSON.parse(r.path) as string[]) : [r.category], count: r.count }));
+  }
+
+  async sample(filter: ListingFilter, limit: number, seed: number) {
+    const w = whereOf(filter);
+    const [total, bounds] = await Promise.all([
+      w.sql === '1' ? this.count() : this.countWhere(`listings l WHERE ${w.sql}`, w.params),
+      one<{ lo: number | null; hi: number | null }>(this.pool, 'SELECT min(id) AS lo, max(id) AS hi FROM listings'),
+    ]);
+    const lo = bounds?.lo ?? null;
+    const hi = bounds?.hi ?? null;
+    if (!total || lo === null || hi === null) return { listings: [], total };
+    const seek = async (from: number) =>
+      (await this.listings(`${SELECT} FROM listings l WHERE ${cond(w.sql)} AND l.id >= ? ORDER BY l.id LIMIT 1`, [...w.params, from]))[0];
+    const seen = new Map<number, Listing>();
+    let state = seed >>> 0 || 1;
+    for (let tries = 0; seen.size < Math.min(limit, total) && tries < limit * 4; tries++) {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      const found = (await seek(lo + (state % (hi - lo + 1)))) ?? (await seek(lo));
+      if (found) seen.set(found.id, found);
+    }
+    return { listings: [...seen.values()], total };
+  }
+}
+
+function emptyFacets(): Facets {
+  return { category: [], platform: [], brand: [], rating: [], price: [] };
+}

@@ -1,0 +1,174 @@
+import type pg from 'pg';
+import { buildProfile, blockingKeys, chooseGroup, type MatchProfile } from '../../domain/matching/index.js';
+import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
+import type { NormalizedRecord } from '../../domain/ingest-record.js';
+import type { Listing } from '../../domain/listing.js';
+import { listingUuid } from '../derived.js';
+import type { IngestBatchResult } from '../types.js';
+import { toListing, type ListingRow } from '../sqlite/rows.js';
+import { LISTING_COLUMNS, WRITE_COLUMNS, stateValues, writePlaceholder } from './columns.js';
+import { RETRYABLE, numbered, one, rows, type Db } from './sql.js';
+
+const CANDIDATES_PER_KEY = 40;
+const HISTORY_WINDOW_MS = 90 * 86400_000;
+const ATTEMPTS = 3;
+/** Channel a committed batch with events notifies: instances LISTENing wake their event tail at once. */
+export const EVENTS_CHANNEL = 'catalog_events';
+
+const keyOf = (source: string, sku: string) => `${source}\u0000${sku}`;
+const INSERT = `INSERT INTO listings (id, uuid, created_at, group_id, match_profile, ${WRITE_COLUMNS.join(', ')})
+  SELECT n.id, ?, ?, CASE WHEN ?::boolean THEN coalesce(?::bigint, n.id) ELSE 0 END, ?, ${WRITE_COLUMNS.map(writePlaceholder).join(', ')}
+  FROM (SELECT nextval('listings_id_seq') AS id) n RETURNING id`;
+const UPDATE = `UPDATE listings SET ${WRITE_COLUMNS.map((c) => `${c} = ${writePlaceholder(c)}`).join(', ')},
+  group_id = CASE WHEN ?::boolean THEN coalesce(?::bigint, id) ELSE group_id END,
+  match_profile = CASE WHEN ?::boolean THEN ? ELSE match_profile END WHERE id = ?`;
+// One round trip for everything else a record writes: block keys, its observation, its events.
+const AUX = `WITH d AS (DELETE FROM block_keys WHERE ?::boolean AND listing_id = ? AND key <> ALL(?::text[])),
+  k AS (INSERT INTO block_keys (key, listing_id) SELECT DISTINCT x, ?::bigint FROM unnest(?::text[]) x ON CONFLICT DO NOTHING),
+  o AS (INSERT INTO observations (listing_id, observed_at, price, currency, source) SELECT ?::bigint, ?, ?, ?, ? WHERE ?::boolean
+    ON CONFLICT (listing_id, observed_at) DO UPDATE SET price = excluded.price, currency = excluded.currency, source = excluded.source),
+  e AS (INSERT INTO events (kind, listing_id, payload, created_at)
+    SELECT t.kind, ?::bigint, t.payload, ? FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS t(kind, payload, n) ORDER BY t.n)
+  SELECT 1`;
+const CANDIDATES = `SELECT c.id, c.group_id, c.match_profile FROM unnest(?::text[]) WITH ORDINALITY AS k(key, n)
+  CROSS JOIN LATERAL (SELECT l.id, l.group_id, l.match_profile FROM block_keys b JOIN listings l ON l.id = b.listing_id
+    WHERE b.key = k.key AND b.listing_id <> ? ORDER BY b.listing_id LIMIT ${CANDIDATES_PER_KEY}) c ORDER BY k.n, c.id`;
+
+/**
+ * Writes ingest batches as the SQLite writer does: one transaction per batch on one connection,
+ * the rules from planIngest, groups from the matching module, events in the same transaction.
+ * Existing rows and their recent prices are read for the whole batch at once.
+ */
+export class PgIngestWriter {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async write(records: NormalizedRecord[]): Promise<IngestBatchResult> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await this.apply(client, records);
+        if (result.events) await client.query(`SELECT pg_notify('${EVENTS_CHANNEL}', '')`);
+        await client.query('COMMIT');
+        return result;
+      } catch (e) {
+        await client.query('ROLLBACK').catch((err: Error) => { broken = err; });
+        // Two instances inserting the same new (source, sku) at once: the loser runs its batch again.
+        if (attempt < ATTEMPTS && RETRYABLE.has((e as { code?: string }).code ?? '')) continue;
+        throw e;
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  private async apply(db: Db, records: NormalizedRecord[]): Promise<IngestBatchResult> {
+    const existing = await this.prefetch(db, records);
+    const seen = new Set<string>();
+    const touches = new Map<number, string>();
+    const outcomes: IngestBatchResult['outcomes'] = [];
+    let events = 0;
+    let inserted = 0;
+    for (const r of records) {
+      const key = keyOf(r.source, r.sku);
+      // A second record for the same listing in one batch must see what the first wrote.
+      const prev = seen.has(key) ? await this.find(db, r.source, r.sku) : (existing.rows.get(key) ?? null);
+      seen.add(key);
+      const since = new Date(new Date(r.observedAt).getTime() - HISTORY_WINDOW_MS).toISOString();
+      const recent = prev && prev.price !== r.price ? await this.recent(db, prev.id, since, existing.history) : [];
+      const plan = planIngest(prev, r, recent);
+      let id = prev?.id ?? 0;
+      const uuid = prev?.uuid ?? listingUuid(r.source, r.sku);
+      let keys: string[] = [];
+      if (plan.state && plan.outcome === 'unchanged') {
+        touches.set(id, plan.state.lastCheckedAt);
+      } else if (plan.state) {
+        touches.delete(id);
+        let group: number | null = null;
+        let profile: string | null = null;
+        if (plan.regroup) ({ group, profile, keys } = await this.chooseGroup(db, id, plan.state));
+        const values = stateValues(plan.state);
+        if (prev) {
+          await db.query(numbered(UPDATE), [...values, plan.regroup, group, plan.regroup, profile, id]);
+        } else {
+          id = (await one<{ id: number }>(db, INSERT, [uuid, r.observedAt, plan.regroup, group, profile, ...values]))!.id;
+          inserted++;
+        }
+      }
+      const drafts = plan.events.map((draft) => draft(id, uuid));
+      if (plan.regroup || plan.observe || drafts.length) {
+        await db.query(numbered(AUX), [
+          plan.regroup, id, keys, id, keys,
+          id, r.observedAt, r.price, r.currency, r.source, plan.observe,
+          id, r.observedAt, drafts.map((e) => e.kind), drafts.map((e) => JSON.stringify(e.payload)),
+        ]);
+      }
+      events += drafts.length;
+      outcomes.push({ line: r.line, outcome: plan.outcome, id });
+    }
+    if (touches.size) {
+      await db.query(numbered(`UPDATE listings l SET last_checked_at = t.at FROM unnest(?::bigint[], ?::text[]) AS t(id, at) WHERE l.id = t.id`),
+        [[...touches.keys()], [...touches.values()]]);
+    }
+    if (inserted) await db.query("UPDATE counters SET value = value + $1 WHERE name = 'listings'", [inserted]);
+    return { outcomes, events };
+  }
+
+  private async prefetch(db: Db, records: NormalizedRecord[]) {
+    const found = await rows<ListingRow>(db, `SELECT ${LISTING_COLUMNS} FROM listings l
+      JOIN unnest(?::text[], ?::text[]) AS k(source, sku) ON l.source = k.source AND l.sku = k.sku`,
+    [records.map((r) => r.source), records.map((r) => r.sku)]);
+    const byKey = new Map(found.map((row) => [keyOf(row.source, row.sku), toListing(row)]));
+    const changed = records.filter((r) => {
+      const prev = byKey.get(keyOf(r.source, r.sku));
+      return prev !== undefined && prev.price !== r.price;
+    });
+    const history = new Map<number, Array<{ at: string; price: string }>>();
+    if (changed.length) {
+      const oldest = changed.reduce((m, r) => (r.observedAt < m ? r.observedAt : m), changed[0].observedAt);
+      const since = new Date(new Date(oldest).getTime() - HISTORY_WINDOW_MS).toISOString();
+      const ids = changed.map((r) => byKey.get(keyOf(r.source, r.sku))!.id);
+      for (const id of ids) history.set(id, []);
+      for (const o of await rows<{ listing_id: number; observed_at: string; price: string }>(db,
+        'SELECT listing_id, observed_at, price FROM observations WHERE listing_id = ANY(?::bigint[]) AND observed_at >= ? ORDER BY listing_id, observed_at',
+        [ids, since])) {
+        history.get(o.listing_id)!.push({ at: o.observed_at, price: o.price });
+      }
+    }
+    return { rows: byKey, history };
+  }
+
+  private async find(db: Db, source: string, sku: string): Promise<Listing | null> {
+    const row = await one<ListingRow>(db, `SELECT ${LISTING_COLUMNS} FROM listings l WHERE source = ? AND sku = ?`, [source, sku]);
+    return row ? toListing(row) : null;
+  }
+
+  /** Prices observed since `since`, oldest first; from the batch's prefetch unless this batch wrote some. */
+  private async recent(db: Db, id: number, since: string, history: Map<number, Array<{ at: string; price: string }>>): Promise<string[]> {
+    const pre = history.get(id);
+    if (pre) {
+      history.delete(id); // used once: a later record of the same listing reads the table, which has this batch's writes
+      return pre.filter((o) => o.at >= since).map((o) => o.price);
+    }
+    return (await rows<{ price: string }>(db, 'SELECT price FROM observations WHERE listing_id = ? AND observed_at >= ? ORDER BY observed_at', [id, since]))
+      .map((o) => o.price);
+  }
+
+  private async chooseGroup(db: Db, id: number, s: ListingState) {
+    const profile = buildProfile({
+      title: s.title, brand: s.brand, gtin: s.gtin, mpn: s.mpn, category: s.category, specs: s.specs, priceUsd: s.priceUsd,
+    });
+    const keys = blockingKeys(profile);
+    const seen = new Set<number>();
+    const candidates: Array<{ id: number; groupId: number; profile: MatchProfile }> = [];
+    const found = keys.length ? await rows<{ id: number; group_id: number; match_profile: string | null }>(db, CANDIDATES, [keys, id]) : [];
+    for (const c of found) {
+      if (seen.has(c.id) || !c.match_profile) continue;
+      seen.add(c.id);
+      candidates.push({ id: c.id, groupId: c.group_id, profile: JSON.parse(c.match_profile) as MatchProfile });
+    }
+    const choice = chooseGroup(profile, candidates);
+    return { group: choice?.groupId ?? null, profile: JSON.stringify(profile), keys };
+  }
+}

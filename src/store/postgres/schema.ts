@@ -1,0 +1,143 @@
+/**
+ * Versioned migrations of the PostgreSQL store, numbered like the SQLite ones so one version
+ * means one schema whatever the store. Each runs once, in order, in a transaction holding an
+ * advisory lock, so instances starting together never apply one twice. Append; never edit a
+ * released one.
+ *
+ * Times stay ISO-8601 text and prices exact decimal text, as on SQLite: rows round-trip
+ * unchanged and sort the same (the C collation compares them as SQLite does).
+ */
+export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'catalog',
+    sql: `
+CREATE TABLE listings (
+  id BIGSERIAL PRIMARY KEY,
+  uuid TEXT NOT NULL UNIQUE,
+  source TEXT COLLATE "C" NOT NULL,
+  sku TEXT COLLATE "C" NOT NULL,
+  merchant_id TEXT,
+  title TEXT NOT NULL,
+  description TEXT,
+  brand TEXT COLLATE "C",
+  category TEXT COLLATE "C",
+  category_path TEXT COLLATE "C",
+  category_key TEXT,
+  gtin TEXT,
+  mpn TEXT,
+  price TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  price_sgd TEXT,
+  price_usd TEXT,
+  price_sgd_minor BIGINT NOT NULL,
+  original_price TEXT,
+  discount_pct DOUBLE PRECISION NOT NULL DEFAULT 0,
+  history_discount_pct DOUBLE PRECISION NOT NULL DEFAULT 0,
+  url TEXT NOT NULL,
+  domain TEXT,
+  affiliate_url TEXT,
+  image_url TEXT,
+  rating TEXT,
+  review_count INTEGER,
+  region TEXT NOT NULL,
+  country_code TEXT NOT NULL,
+  in_stock SMALLINT,
+  stock_level TEXT,
+  shipping_days INTEGER,
+  specs TEXT,
+  metadata TEXT,
+  variants TEXT,
+  group_id BIGINT NOT NULL,
+  match_profile TEXT,
+  price_trend TEXT,
+  reference_price TEXT,
+  last_checked_at TEXT COLLATE "C" NOT NULL,
+  data_updated_at TEXT COLLATE "C" NOT NULL,
+  created_at TEXT COLLATE "C" NOT NULL,
+  updated_at TEXT COLLATE "C" NOT NULL,
+  -- title (A), brand (B), category path (C); written by the adapter's own tokenizer (text-search.ts)
+  tsv TSVECTOR NOT NULL DEFAULT ''::tsvector,
+  UNIQUE (source, sku)
+);
+CREATE INDEX listings_updated ON listings (updated_at DESC, id DESC);
+CREATE INDEX listings_price ON listings (price_sgd_minor, id);
+CREATE INDEX listings_sku ON listings (sku);
+CREATE INDEX listings_group ON listings (group_id);
+CREATE INDEX listings_deals ON listings (history_discount_pct DESC, id) WHERE history_discount_pct > 0;
+CREATE INDEX listings_discount ON listings (discount_pct DESC, id) WHERE discount_pct > 0;
+CREATE INDEX listings_tsv ON listings USING GIN (tsv);
+-- partial-match filters (LIKE '%x%') on category names and brands
+CREATE INDEX listings_category_trgm ON listings USING GIN (category_key gin_trgm_ops);
+CREATE INDEX listings_brand_trgm ON listings USING GIN (lower(brand) gin_trgm_ops);
+CREATE TABLE block_keys (key TEXT COLLATE "C" NOT NULL, listing_id BIGINT NOT NULL, PRIMARY KEY (key, listing_id));
+CREATE INDEX block_keys_listing ON block_keys (listing_id);
+CREATE TABLE observations (
+  listing_id BIGINT NOT NULL,
+  observed_at TEXT COLLATE "C" NOT NULL,
+  price TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  source TEXT NOT NULL,
+  PRIMARY KEY (listing_id, observed_at)
+);
+CREATE TABLE events (
+  id BIGSERIAL PRIMARY KEY,
+  kind TEXT NOT NULL,
+  listing_id BIGINT NOT NULL,
+  payload TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE fx_rates (id INTEGER PRIMARY KEY CHECK (id = 1), csv TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE api_keys (
+  id BIGSERIAL PRIMARY KEY,
+  prefix TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  name TEXT,
+  tier TEXT NOT NULL,
+  pending_tier TEXT,
+  pending_tier_at TEXT,
+  email TEXT,
+  verified BOOLEAN NOT NULL DEFAULT FALSE,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE TABLE counters (name TEXT PRIMARY KEY, value BIGINT NOT NULL);
+INSERT INTO counters (name, value) VALUES ('listings', 0);
+`,
+  },
+  {
+    version: 2,
+    name: 'accounts',
+    sql: `
+ALTER TABLE api_keys ADD COLUMN account_id BIGINT;
+UPDATE api_keys SET account_id = id;
+CREATE INDEX api_keys_prefix ON api_keys (prefix);
+CREATE TABLE email_verifications (
+  hash TEXT PRIMARY KEY,
+  key_id BIGINT NOT NULL REFERENCES api_keys (id),
+  email TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+CREATE TABLE oauth_clients (
+  client_id TEXT PRIMARY KEY,
+  secret_hash TEXT,
+  name TEXT NOT NULL,
+  type TEXT NOT NULL CHECK (type IN ('confidential', 'public')),
+  key_id BIGINT NOT NULL REFERENCES api_keys (id),
+  scope TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX oauth_clients_key ON oauth_clients (key_id);
+CREATE TABLE oauth_tokens (
+  hash TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL REFERENCES oauth_clients (client_id),
+  key_id BIGINT NOT NULL,
+  scope TEXT NOT NULL,
+  issued_at TEXT NOT NULL,
+  expires_at TEXT COLLATE "C" NOT NULL,
+  revoked_at TEXT
+);
+CREATE INDEX oauth_tokens_expiry ON oauth_tokens (expires_at);
+`,
+  },
+];

@@ -1,0 +1,36 @@
+import pg from 'pg';
+
+export type Db = pg.Pool | pg.PoolClient;
+
+/**
+ * Queries are written with `?` placeholders, like the SQLite adapter's, so the shared filter
+ * builder (sqlite/filters.ts) serves both; this numbers them for PostgreSQL. No query here puts
+ * a `?` inside a string literal.
+ */
+export function numbered(text: string): string {
+  let i = 0;
+  return text.replace(/\?/g, () => `$${++i}`);
+}
+
+export async function rows<T>(db: Db, text: string, params: unknown[] = []): Promise<T[]> {
+  return (await db.query(numbered(text), params)).rows as T[];
+}
+
+export async function one<T>(db: Db, text: string, params: unknown[] = []): Promise<T | undefined> {
+  return (await db.query(numbered(text), params)).rows[0] as T | undefined;
+}
+
+/** A WHERE condition from the shared builder, which says `1` for "no condition". */
+export const cond = (sql: string) => (sql === '1' ? 'TRUE' : sql);
+
+/** bigint (ids, counts) as JS numbers: ids stay far below 2^53. */
+const INT8 = 20;
+export const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as pg.CustomTypesConfig;
+
+/** SQLSTATEs after which a whole ingest batch is simply tried again. */
+export const RETRYABLE = new Set(['23505', '40001', '40P01']);
