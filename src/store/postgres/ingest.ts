@@ -9,7 +9,8 @@ import { toListing, type ListingRow } from '../sqlite/rows.js';
 import { LISTING_COLUMNS, WRITE_COLUMNS, stateValues, writePlaceholder } from './columns.js';
 import { RETRYABLE, numbered, one, rows, type Db } from './sql.js';
 
-const CANDIDATES_PER_KEY = 40;
+/** Candidates considered per listing, as the SQLite writer takes them. */
+const MAX_CANDIDATES = 40;
 const HISTORY_WINDOW_MS = 90 * 86400_000;
 const ATTEMPTS = 3;
 /** Channel a committed batch with events notifies: instances LISTENing wake their event tail at once. */
@@ -32,7 +33,7 @@ const AUX = `WITH d AS (DELETE FROM block_keys WHERE ?::boolean AND listing_id =
   SELECT 1`;
 const CANDIDATES = `SELECT c.id, c.group_id, c.match_profile FROM unnest(?::text[]) WITH ORDINALITY AS k(key, n)
   CROSS JOIN LATERAL (SELECT l.id, l.group_id, l.match_profile FROM block_keys b JOIN listings l ON l.id = b.listing_id
-    WHERE b.key = k.key AND b.listing_id <> ? ORDER BY b.listing_id LIMIT ${CANDIDATES_PER_KEY}) c ORDER BY k.n, c.id`;
+    WHERE b.key = k.key AND b.listing_id <> ? ORDER BY b.listing_id LIMIT ${MAX_CANDIDATES}) c ORDER BY k.n, c.id`;
 
 /**
  * Writes ingest batches as the SQLite writer does: one transaction per batch on one connection,
@@ -163,11 +164,14 @@ export class PgIngestWriter {
     const seen = new Set<number>();
     const candidates: Array<{ id: number; groupId: number; profile: MatchProfile }> = [];
     const found = keys.length ? await rows<{ id: number; group_id: number; match_profile: string | null }>(db, CANDIDATES, [keys, id]) : [];
+    // As on SQLite: keys come most selective first, the first MAX_CANDIDATES distinct listings win, then id order.
     for (const c of found) {
-      if (seen.has(c.id) || !c.match_profile) continue;
+      if (candidates.length >= MAX_CANDIDATES) break;
+      if (seen.has(c.id)) continue;
       seen.add(c.id);
-      candidates.push({ id: c.id, groupId: c.group_id, profile: JSON.parse(c.match_profile) as MatchProfile });
+      if (c.match_profile) candidates.push({ id: c.id, groupId: c.group_id, profile: JSON.parse(c.match_profile) as MatchProfile });
     }
+    candidates.sort((a, b) => a.id - b.id);
     const choice = chooseGroup(profile, candidates);
     return { group: choice?.groupId ?? null, profile: JSON.stringify(profile), keys };
   }

@@ -1,0 +1,204 @@
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shippedRates } from '../../src/catalog/fx-service.js';
+import { IngestService } from '../../src/catalog/ingest.js';
+import type { SearchQuery, Store } from '../../src/store/types.js';
+import { rec } from '../helpers/records.js';
+
+/** Imports records through the real normalization and the store's batch writer. */
+export async function ingest(store: Store, lines: Array<Record<string, unknown>>, batchSize = 1000) {
+  const text = lines.map((l) => JSON.stringify(l)).join('\n');
+  return new IngestService(store.catalog, shippedRates).ingestStream(Readable.from([text]), {
+    batchSize, now: () => new Date('2026-11-20T12:00:00.000Z'),
+  });
+}
+
+const q = (over: Partial<SearchQuery> = {}): SearchQuery => ({ filter: {}, sort: 'relevance', limit: 50, offset: 0, ...over });
+const at = (day: number, hour = 10) => `2026-11-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00.000Z`;
+
+const FIXTURE = [
+  rec({ sku: 'A1', source: 'shopee_sg', title: 'Samsung Galaxy A55 5G 128GB Navy', price: '499.00', brand: 'Samsung', rating: 4.6 }),
+  rec({ sku: 'A2', source: 'lazada_sg', title: 'Samsung Galaxy A55 5G 128GB Navy', price: '479.00', brand: 'Samsung', rating: 4.2 }),
+  rec({ sku: 'B1', source: 'amazon_sg', title: 'Apple iPhone 15 128GB Black', price: '1199.00', brand: 'Apple', rating: 4.8, in_stock: false, stock_level: 'out' }),
+  rec({ sku: 'C1', source: 'shopee_sg', title: 'Sony WH-1000XM5 Wireless Headphones', price: '399.00', brand: 'Sony', rating: 3.5,
+    category: 'Headphones', category_path: ['Electronics', 'Audio', 'Headphones'] }),
+  rec({ sku: 'D1', source: 'lazada_sg', title: 'Café Crème Coffee Beans 1kg', price: '9.50', brand: 'Nescafé', rating: null, review_count: null,
+    category: 'Coffee', category_path: ['Groceries', 'Beverages', 'Coffee'] }),
+];
+
+/** What every store adapter must do, identically. `makeStore` returns a fresh, empty, migrated store. */
+export function storeContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`store contract: ${name}`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await makeStore();
+      await store.migrate();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('migrate is safe to run again', async () => {
+      await store.migrate();
+      expect(await store.catalog.count()).toBe(0);
+    });
+
+    it('inserts, updates and leaves unchanged records by (source, sku), with ids in import order', async () => {
+      const first = await ingest(store, [rec({ sku: 'X1' }), rec({ sku: 'X2', source: 'lazada_sg' })]);
+      expect(first).toMatchObject({ inserted: 2, updated: 0, unchanged: 0, rejected: 0 });
+      const again = await ingest(store, [rec({ sku: 'X1' }), rec({ sku: 'X2', source: 'lazada_sg', title: 'Other title', observed_at: at(20, 11) })]);
+      expect(again).toMatchObject({ inserted: 0, updated: 1, unchanged: 1 });
+      expect(await store.catalog.count()).toBe(2);
+      const [a, b] = await store.catalog.getMany([1, 2]);
+      expect(a.sku).toBe('X1');
+      expect(b.title).toBe('Other title');
+      expect(await store.catalog.getByUuid(a.uuid)).toEqual(a);
+      expect(await store.catalog.getById(99)).toBeNull();
+    });
+
+    it('an unchanged record later in time only moves last_checked_at', async () => {
+      await ingest(store, [rec()]);
+      await ingest(store, [rec({ observed_at: at(21) })]);
+      const l = (await store.catalog.getById(1))!;
+      expect(l.lastCheckedAt).toBe(at(21));
+      expect(l.updatedAt).toBe(at(20));
+    });
+
+    it('a price change appends an observation and a price_change event in the same batch', async () => {
+      await ingest(store, [rec({ price: '499.00' })]);
+      await ingest(store, [rec({ price: '449.00', observed_at: at(21) }), rec({ price: '429.00', observed_at: at(22) })]);
+      const l = (await store.catalog.getById(1))!;
+      expect(l.price).toBe('429.00');
+      expect(l.priceTrend).toBe('down');
+      const obs = await store.catalog.observations(1, at(1), { limit: 10, offset: 0 });
+      expect(obs.total).toBe(3);
+      expect(obs.entries.map((o) => o.price)).toEqual(['429.00', '449.00', '499.00']);
+      const events = await store.events.readAfter(0, 100);
+      expect(events.map((e) => e.kind)).toEqual(['product_update', 'product_update', 'price_change', 'product_update', 'price_change']);
+      expect(events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5]);
+      expect(await store.events.lastId()).toBe(5);
+      expect((await store.events.readAfter(3, 100, ['price_change'])).map((e) => e.id)).toEqual([5]);
+      expect(events[2].payload).toMatchObject({ old_price: '499.00', new_price: '449.00' });
+    });
+
+    it('two records of one listing in one batch: the second sees the first', async () => {
+      const s = await ingest(store, [rec({ price: '10.00' }), rec({ price: '12.00', observed_at: at(21) }), rec({ price: '12.00', observed_at: at(22) })]);
+      expect(s).toMatchObject({ inserted: 1, updated: 1, unchanged: 1 });
+      expect((await store.catalog.getById(1))!.lastCheckedAt).toBe(at(22));
+    });
+
+    it('search requires every word, and filters, facets and sorts agree', async () => {
+      await ingest(store, FIXTURE);
+      const ids = async (query: Partial<SearchQuery>) => (await store.catalog.search(q(query))).listings.map((l) => l.sku);
+      expect((await ids({ text: 'samsung navy', sort: 'price_asc' }))).toEqual(['A2', 'A1']);
+      expect(await ids({ text: 'samsung iphone' })).toEqual([]);
+      expect(await ids({ text: '!!!' })).toEqual([]);
+      expect(await ids({ text: 'cafe' })).toEqual(['D1']);
+      expect(await ids({ text: 'headphones' })).toEqual(['C1']);
+      expect(await ids({ text: 'electronics', sort: 'price_desc' })).toEqual(['B1', 'A1', 'A2', 'C1']);
+      expect(await ids({ filter: { sources: ['lazada_sg'] }, sort: 'price_asc' })).toEqual(['D1', 'A2']);
+      expect(await ids({ filter: { brandLike: 'SAMS' }, sort: 'price_asc' })).toEqual(['A2', 'A1']);
+      expect(await ids({ filter: { categoryLike: 'audio' } })).toEqual(['C1']);
+      expect(await ids({ filter: { categoryExact: 'mobile-phones' }, sort: 'price_asc' })).toEqual(['A2', 'A1', 'B1']);
+      expect(await ids({ filter: { inStock: false } })).toEqual(['B1']);
+      expect(await ids({ filter: { minPriceSgdMinor: 40000, maxPriceSgdMinor: 49900 }, sort: 'price_asc' })).toEqual(['A2', 'A1']);
+      expect(await ids({ filter: { excludeSources: ['shopee_sg', 'lazada_sg'] } })).toEqual(['B1']);
+      expect(await ids({ sort: 'rating' })).toEqual(['B1', 'A1', 'A2', 'C1', 'D1']);
+      expect(await ids({ text: 'samsung', sort: 'price_asc', afterId: 2 })).toEqual(['A1']);
+      const r = await store.catalog.search(q({ text: 'samsung', facets: true, limit: 1 }));
+      expect(r.total).toBe(2);
+      expect(r.listings).toHaveLength(1);
+      expect(r.facets!.platform).toEqual([{ value: 'lazada_sg', count: 1 }, { value: 'shopee_sg', count: 1 }]);
+      expect(r.facets!.rating.map((b) => b.count)).toEqual([2, 2, 2, 2]);
+      expect(r.facets!.price.find((b) => b.range === '100 to 500')!.count).toBe(2);
+      const all = await store.catalog.search(q({ facets: true }));
+      expect(all.total).toBe(5);
+      expect(all.facets!.brand[0]).toEqual({ value: 'Samsung', count: 2 });
+      expect(all.facets!.category).toEqual([
+        { value: 'Smartphones', count: 3 }, { value: 'Coffee', count: 1 }, { value: 'Headphones', count: 1 },
+      ]);
+    });
+
+    it('page keeps its place while listings are inserted', async () => {
+      await ingest(store, Array.from({ length: 7 }, (_, i) => rec({ sku: `P${i}`, price: `${100 + i}.00` })));
+      const first = await store.catalog.page({}, 'price_asc', null, 3, 0);
+      expect(first.total).toBe(7);
+      expect(first.listings.map((l) => l.sku)).toEqual(['P0', 'P1', 'P2']);
+      await ingest(store, [rec({ sku: 'CHEAP', price: '1.00' }), rec({ sku: 'MID', price: '103.50' })]);
+      const second = await store.catalog.page({}, 'price_asc', first.next, 3, 0);
+      expect(second.listings.map((l) => l.sku)).toEqual(['P3', 'MID', 'P4']);
+      const newest = await store.catalog.page({}, 'newest', null, 4, 0);
+      const next = await store.catalog.page({}, 'newest', newest.next, 10, 0);
+      expect(new Set([...newest.listings, ...next.listings].map((l) => l.id)).size).toBe(9);
+      expect(next.next).toBeNull();
+    });
+
+    it('scan streams in id order from an offset; sample is reproducible', async () => {
+      await ingest(store, FIXTURE);
+      const scanned: number[] = [];
+      for await (const l of store.catalog.scan({}, 3, 1)) scanned.push(l.id);
+      expect(scanned).toEqual([2, 3, 4]);
+      const a = await store.catalog.sample({}, 3, 7);
+      const b = await store.catalog.sample({}, 3, 7);
+      expect(a.total).toBe(5);
+      expect(a.listings.map((l) => l.id)).toEqual(b.listings.map((l) => l.id));
+    });
+
+    it('getBySku, groupMembers, groupStats and categories', async () => {
+      await ingest(store, [...FIXTURE, rec({ sku: 'A1', source: 'amazon_sg', title: 'Samsung Galaxy A55 5G 128GB Navy', price: '489.00' })]);
+      const bySku = await store.catalog.getBySku('A1');
+      expect(bySku.map((l) => l.source).sort()).toEqual(['amazon_sg', 'shopee_sg']);
+      const a1 = bySku.find((l) => l.source === 'shopee_sg')!;
+      const members = await store.catalog.groupMembers(a1.groupId);
+      expect(members.map((l) => l.sku).sort()).toEqual(['A1', 'A1', 'A2']);
+      const stats = await store.catalog.groupStats([a1.groupId, a1.groupId]);
+      expect(stats.get(a1.groupId)).toEqual({ size: 3, minPriceSgdMinor: 47900 });
+      const cats = await store.catalog.categories();
+      expect(cats.find((c) => c.path.join('/') === 'Electronics/Mobile Phones/Smartphones')?.count).toBe(4);
+      expect(cats).toHaveLength(3);
+    });
+
+    it('fx replace keeps one table', async () => {
+      expect(await store.fx.current()).toBeNull();
+      const t = shippedRates();
+      await store.fx.replace(t);
+      await store.fx.replace(t);
+      expect(await store.fx.current()).toEqual(t);
+    });
+
+    it('keys: create, find by hash and id, update', async () => {
+      const k = await store.keys.create({ prefix: 'ck_test_1', hash: 'h1', name: 'n', tier: 'free', pendingTier: null, pendingTierAt: null, email: null, verified: false }, at(20));
+      expect(k.id).toBe(1);
+      expect(await store.keys.findByHash('h1')).toMatchObject({ id: 1, tier: 'free', verified: false, revokedAt: null, createdAt: at(20) });
+      await store.keys.update(1, { tier: 'pro', verified: true, pendingTier: 'free', pendingTierAt: at(30) });
+      expect(await store.keys.findById(1)).toMatchObject({ tier: 'pro', verified: true, pendingTier: 'free', pendingTierAt: at(30) });
+      expect(await store.keys.findByHash('nope')).toBeNull();
+    });
+
+    it('accounts: a rotation revokes the old key once and moves its OAuth clients', async () => {
+      const base = { name: null, tier: 'pro' as const, pendingTier: null, pendingTierAt: null, email: null, verified: true };
+      const old = await store.keys.create({ ...base, prefix: 'ck_p1', hash: 'h-old' }, at(20));
+      await store.oauth.createClient({ clientId: 'c1', secretHash: 's', name: 'app', type: 'confidential', keyId: old.id, scope: 'read', createdAt: at(20) });
+      const next = await store.accounts.rotateKey(old.id, { ...base, prefix: 'ck_p2', hash: 'h-new' }, at(21));
+      expect(next).toMatchObject({ accountId: old.id, revokedAt: null });
+      expect(await store.accounts.rotateKey(old.id, { ...base, prefix: 'ck_p3', hash: 'h-3' }, at(21))).toBeNull();
+      expect((await store.keys.findById(old.id))!.revokedAt).toBe(at(21));
+      expect((await store.oauth.findClient('c1'))!.keyId).toBe(next!.id);
+      expect((await store.accounts.findByPrefix('ck_p2')).map((k) => k.id)).toEqual([next!.id]);
+      await store.accounts.createVerification({ hash: 'v1', keyId: next!.id, email: 'a@b.c', expiresAt: at(22) });
+      expect(await store.accounts.takeVerification('v1')).toMatchObject({ keyId: next!.id });
+      expect(await store.accounts.takeVerification('v1')).toBeNull();
+    });
+
+    it('oauth tokens: create, find, revoke, purge', async () => {
+      const key = await store.keys.create({ prefix: 'ck_o', hash: 'ho', name: null, tier: 'pro', pendingTier: null, pendingTierAt: null, email: null, verified: true }, at(20));
+      await store.oauth.createClient({ clientId: 'c2', secretHash: null, name: 'pub', type: 'public', keyId: key.id, scope: '', createdAt: at(20) });
+      await store.oauth.createToken({ hash: 't1', clientId: 'c2', keyId: key.id, scope: '', issuedAt: at(20), expiresAt: at(20, 11), revokedAt: null });
+      await store.oauth.createToken({ hash: 't2', clientId: 'c2', keyId: key.id, scope: '', issuedAt: at(20), expiresAt: at(25), revokedAt: null });
+      await store.oauth.revokeToken('t2', at(21));
+      expect((await store.oauth.findToken('t2'))!.revokedAt).toBe(at(21));
+      expect(await store.oauth.purgeExpiredTokens(at(21))).toBe(1);
+      expect(await store.oauth.findToken('t1')).toBeNull();
+    });
+  });
+}
