@@ -128,6 +128,8 @@ export interface ApiKeyRecord {
   verified: boolean;
   createdAt: string;
   revokedAt: string | null;
+  /** The first key of a rotation chain: usage counters and OAuth clients follow the account, not one key. Absent = id. */
+  accountId?: number;
 }
 
 export interface KeyStore {
@@ -143,9 +145,73 @@ export interface Store {
   readonly events: EventLogStore;
   readonly fx: FxStore;
   readonly keys: KeyStore;
+  readonly accounts: AccountStore;
+  readonly oauth: OAuthStore;
   /** Applies pending schema migrations; safe to call on every start. */
   migrate(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Fields of a new key; the store assigns id, createdAt, revokedAt (null) and accountId (= id). */
+export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt' | 'accountId'>;
+
+export interface VerificationRecord {
+  /** SHA-256 of the emailed token; the token itself is never stored. */
+  hash: string;
+  keyId: number;
+  email: string;
+  expiresAt: string;
+}
+
+/** Registration, rotation and lookup by prefix; small on purpose so every adapter stays plain. */
+export interface AccountStore {
+  /**
+   * In one transaction: revoke `oldId` if it is still active, insert `next` in the same account
+   * (accountId of the old key), and move the old key's OAuth clients to the new key.
+   * Null when the old key was already revoked (a concurrent rotation won).
+   */
+  rotateKey(oldId: number, next: NewApiKey, now: string): Promise<ApiKeyRecord | null>;
+  /** Keys whose prefix is exactly `prefix`, active or not. */
+  findByPrefix(prefix: string): Promise<ApiKeyRecord[]>;
+  createVerification(rec: VerificationRecord): Promise<void>;
+  /** Deletes and returns the record: a token verifies once. Expired records are returned too (the caller decides). */
+  takeVerification(hash: string): Promise<VerificationRecord | null>;
+}
+
+export type OAuthClientType = 'confidential' | 'public';
+
+export interface OAuthClientRecord {
+  clientId: string;
+  /** SHA-256 of the secret; null for public clients. */
+  secretHash: string | null;
+  name: string;
+  type: OAuthClientType;
+  /** The key whose tier and limits the client's tokens inherit. */
+  keyId: number;
+  /** Space-separated scopes the client may request. */
+  scope: string;
+  createdAt: string;
+}
+
+export interface AccessTokenRecord {
+  /** SHA-256 of the opaque token. */
+  hash: string;
+  clientId: string;
+  keyId: number;
+  scope: string;
+  issuedAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+}
+
+export interface OAuthStore {
+  createClient(rec: OAuthClientRecord): Promise<void>;
+  findClient(clientId: string): Promise<OAuthClientRecord | null>;
+  createToken(rec: AccessTokenRecord): Promise<void>;
+  findToken(hash: string): Promise<AccessTokenRecord | null>;
+  revokeToken(hash: string, now: string): Promise<void>;
+  /** Deletes tokens that expired before `now`; returns how many. */
+  purgeExpiredTokens(now: string): Promise<number>;
 }
 
 export type { Currency };

@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js';
 import type { CatalogEvent, EventKind } from '../../domain/listing.js';
-import type { ApiKeyRecord, EventLogStore, FxStore, KeyStore, Store, Tier } from '../types.js';
+import type { ApiKeyRecord, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
+import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
 import { SqliteCatalog } from './catalog.js';
 import { SQLITE_MIGRATIONS } from './schema.js';
 
@@ -62,27 +63,16 @@ class SqliteFx implements FxStore {
   }
 }
 
-interface KeyRow {
-  id: number; prefix: string; hash: string; name: string | null; tier: Tier; pending_tier: Tier | null;
-  pending_tier_at: string | null; email: string | null; verified: number; created_at: string; revoked_at: string | null;
-}
-const toKey = (r: KeyRow): ApiKeyRecord => ({
-  id: r.id, prefix: r.prefix, hash: r.hash, name: r.name, tier: r.tier, pendingTier: r.pending_tier,
-  pendingTierAt: r.pending_tier_at, email: r.email, verified: r.verified === 1, createdAt: r.created_at, revokedAt: r.revoked_at,
-});
 const KEY_COLUMNS: Record<string, string> = {
   prefix: 'prefix', hash: 'hash', name: 'name', tier: 'tier', pendingTier: 'pending_tier', pendingTierAt: 'pending_tier_at',
-  email: 'email', verified: 'verified', createdAt: 'created_at', revokedAt: 'revoked_at',
+  email: 'email', verified: 'verified', createdAt: 'created_at', revokedAt: 'revoked_at', accountId: 'account_id',
 };
 
 class SqliteKeys implements KeyStore {
   constructor(private readonly db: Database) {}
 
   async create(rec: Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'>, now: string): Promise<ApiKeyRecord> {
-    const id = Number(this.db.prepare(`INSERT INTO api_keys (prefix, hash, name, tier, pending_tier, pending_tier_at, email, verified, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(rec.prefix, rec.hash, rec.name, rec.tier, rec.pendingTier, rec.pendingTierAt,
-      rec.email, rec.verified ? 1 : 0, now).lastInsertRowid);
-    return { ...rec, id, createdAt: now, revokedAt: null };
+    return insertKey(this.db, rec, now, rec.accountId ?? null);
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | null> {
@@ -110,6 +100,8 @@ export class SqliteStore implements Store {
   readonly events: SqliteEvents;
   readonly fx: SqliteFx;
   readonly keys: SqliteKeys;
+  readonly accounts: SqliteAccounts;
+  readonly oauth: SqliteOAuth;
 
   constructor(readonly db: Database) {
     migrateSqlite(db);
@@ -117,6 +109,8 @@ export class SqliteStore implements Store {
     this.events = new SqliteEvents(db);
     this.fx = new SqliteFx(db);
     this.keys = new SqliteKeys(db);
+    this.accounts = new SqliteAccounts(db);
+    this.oauth = new SqliteOAuth(db);
   }
 
   async migrate(): Promise<void> {

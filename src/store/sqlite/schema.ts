@@ -97,4 +97,39 @@ CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT RO
 INSERT INTO counters (name, value) VALUES ('listings', 0);
 `,
   },
+  {
+    version: 2,
+    name: 'accounts',
+    sql: `
+ALTER TABLE api_keys ADD COLUMN account_id INTEGER;
+UPDATE api_keys SET account_id = id;
+CREATE INDEX api_keys_prefix ON api_keys (prefix);
+CREATE TABLE email_verifications (
+  hash TEXT PRIMARY KEY,
+  key_id INTEGER NOT NULL REFERENCES api_keys (id),
+  email TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+CREATE TABLE oauth_clients (
+  client_id TEXT PRIMARY KEY,
+  secret_hash TEXT,
+  name TEXT NOT NULL,
+  type TEXT NOT NULL CHECK (type IN ('confidential', 'public')),
+  key_id INTEGER NOT NULL REFERENCES api_keys (id),
+  scope TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX oauth_clients_key ON oauth_clients (key_id);
+CREATE TABLE oauth_tokens (
+  hash TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL REFERENCES oauth_clients (client_id),
+  key_id INTEGER NOT NULL,
+  scope TEXT NOT NULL,
+  issued_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE INDEX oauth_tokens_expiry ON oauth_tokens (expires_at);
+`,
+  },
 ];
