@@ -12,6 +12,11 @@ export interface Config {
   readonly adminSecret: string | null;
   readonly smtpUrl: string | null;
   readonly publicUrl: string | null;
+  /** Self-registrations allowed per client IP per hour, and in all per UTC day. */
+  readonly registrationPerIpPerHour: number;
+  readonly registrationDailyCap: number;
+  /** Where a daily-quota 429 sends the client to upgrade. */
+  readonly upgradeUrl: string;
   readonly logLevel: string;
   readonly environment: string;
   readonly version: string;
@@ -30,6 +35,14 @@ function readTiers(file: string | undefined): Record<string, Partial<TierLimits>
   return out;
 }
 
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return n;
+}
+
 /** The only reader of process.env: one typed, frozen Config. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
@@ -44,6 +57,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminSecret: env.ADMIN_SECRET || null,
     smtpUrl: env.SMTP_URL || null,
     publicUrl: env.PUBLIC_URL || null,
+    registrationPerIpPerHour: positiveInt(env, 'REGISTRATION_PER_IP_PER_HOUR', 10),
+    registrationDailyCap: positiveInt(env, 'REGISTRATION_DAILY_CAP', 5000),
+    upgradeUrl: env.UPGRADE_URL || `${env.PUBLIC_URL ?? ''}/docs/accounts#tiers`,
     logLevel: env.LOG_LEVEL ?? 'info',
     environment: env.NODE_ENV ?? 'development',
     version: '0.1.0',

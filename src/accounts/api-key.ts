@@ -45,3 +45,15 @@ export function hashSecret(secret: string): string {
 export function keyPrefix(key: string): string {
   return key.slice(0, KEY_PREFIX.length + 6);
 }
+
+/** An opaque credential other than an API key (client ids and secrets, access tokens, email tokens): prefix + 256 random bits. */
+export function generateToken(prefix: string, bytes = 32): string {
+  return `${prefix}${randomBytes(bytes).toString('base64url')}`;
+}
+
+/** Compares two hex digests without leaking where they differ. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+}

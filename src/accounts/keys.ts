@@ -29,6 +29,13 @@ export class KeyService {
     return { ok: true, key: await this.applyDueTierChange(key) };
   }
 
+  /** An active key by id, with a due downgrade applied (OAuth tokens resolve their owner through this). */
+  async activeById(id: number): Promise<ApiKeyRecord | null> {
+    const key = await this.keys.findById(id);
+    if (!key || key.revokedAt) return null;
+    return this.applyDueTierChange(key);
+  }
+
   /** A downgrade waits for the end of the billing cycle; it is applied the first time the key is seen after. */
   private async applyDueTierChange(key: ApiKeyRecord): Promise<ApiKeyRecord> {
     if (!key.pendingTier || !key.pendingTierAt || key.pendingTierAt > this.clock.now().toISOString()) return key;

@@ -1,0 +1,73 @@
+import type { RateLimiter, WindowName } from '../limits/limiter.js';
+import type { Tier } from '../store/types.js';
+import type { Clock } from './keys.js';
+import type { TierLimits } from './tiers.js';
+
+/** One window as a client sees it; `limit` null = unlimited. */
+export interface WindowState {
+  limit: number | null;
+  used: number;
+  remaining: number | null;
+  resetAt: Date;
+  /** Seconds until the window resets (at least 1). */
+  retryAfter: number;
+}
+
+export type QuotaDecision =
+  | { ok: true; minute: WindowState; day: WindowState }
+  | { ok: false; reason: 'minute' | 'day'; minute: WindowState; day: WindowState };
+
+export type FixedDecision = { ok: boolean; state: WindowState };
+
+/**
+ * Tier limits over the shared counters. The minute counter is checked first; a request it refuses
+ * does not spend the daily quota. Counters belong to the account, so rotating a key does not reset them.
+ */
+export class QuotaService {
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly limits: Readonly<Record<Tier, TierLimits>>,
+    private readonly clock: Clock,
+  ) {}
+
+  limitsOf(tier: Tier): TierLimits {
+    return this.limits[tier];
+  }
+
+  /** Counts one request of `account` and decides. */
+  async consume(account: string, tier: Tier): Promise<QuotaDecision> {
+    const now = this.clock.now();
+    const { perMinute, perDay } = this.limits[tier];
+    const minute = this.state(perMinute, await this.limiter.hit(`rl:${account}`, 'minute', now), now);
+    if (minute.used > perMinute) {
+      return { ok: false, reason: 'minute', minute, day: this.state(perDay, await this.limiter.peek(`rl:${account}`, 'day', now), now) };
+    }
+    const day = this.state(perDay, await this.limiter.hit(`rl:${account}`, 'day', now), now);
+    if (perDay !== null && day.used > perDay) return { ok: false, reason: 'day', minute, day };
+    return { ok: true, minute, day };
+  }
+
+  /** Current usage without counting (GET /v1/auth/me reports it after its own request was counted). */
+  async usage(account: string, tier: Tier): Promise<{ minute: WindowState; day: WindowState }> {
+    const now = this.clock.now();
+    const { perMinute, perDay } = this.limits[tier];
+    return {
+      minute: this.state(perMinute, await this.limiter.peek(`rl:${account}`, 'minute', now), now),
+      day: this.state(perDay, await this.limiter.peek(`rl:${account}`, 'day', now), now),
+    };
+  }
+
+  /** A plain fixed-window limit on any bucket (registrations per IP, per day). */
+  async fixed(bucket: string, window: WindowName, limit: number): Promise<FixedDecision> {
+    const now = this.clock.now();
+    const state = this.state(limit, await this.limiter.hit(bucket, window, now), now);
+    return { ok: state.used <= limit, state };
+  }
+
+  private state(limit: number | null, c: { count: number; resetAt: Date }, now: Date): WindowState {
+    return {
+      limit, used: c.count, remaining: limit === null ? null : Math.max(0, limit - c.count), resetAt: c.resetAt,
+      retryAfter: Math.max(1, Math.ceil((c.resetAt.getTime() - now.getTime()) / 1000)),
+    };
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Fixed-window counters shared by every instance that talks to the same backend. Windows are
+ * aligned to the epoch (a day window therefore resets at midnight UTC), computed from the caller's
+ * clock so tests drive them with a fake one. Adapters: `memory.ts` (one process), `redis.ts` (many).
+ */
+export type WindowName = 'minute' | 'hour' | 'day';
+
+export const WINDOW_SECONDS: Record<WindowName, number> = { minute: 60, hour: 3600, day: 86400 };
+
+export interface WindowCount {
+  /** Hits counted in the window so far, this one included. */
+  count: number;
+  /** When the window ends and the count starts again from zero. */
+  resetAt: Date;
+}
+
+export interface RateLimiter {
+  /** Atomically adds `points` (default 1) to `key`'s counter of the window containing `now`; returns the new count. */
+  hit(key: string, window: WindowName, now: Date, points?: number): Promise<WindowCount>;
+  /** The count without adding to it. */
+  peek(key: string, window: WindowName, now: Date): Promise<WindowCount>;
+}
+
+/** The window containing `now`: its index (part of the counter's key) and its end. */
+export function windowOf(window: WindowName, now: Date): { index: number; resetAt: Date } {
+  const ms = WINDOW_SECONDS[window] * 1000;
+  const index = Math.floor(now.getTime() / ms);
+  return { index, resetAt: new Date((index + 1) * ms) };
+}
