@@ -7,7 +7,6 @@ import {
 } from './signals.js';
 import { titleOverlap, type TitleOverlap } from './similarity.js';
 import type { MatchEvidence, MatchProfile } from './types.js';
-import { WEAK_WORDS } from './vocabulary.js';
 
 export interface PairFeatures {
   containment: number;
@@ -45,10 +44,9 @@ export interface PairSignals {
 const bit = (x: boolean): number => (x ? 1 : 0);
 
 function priceLogRatio(a: MatchProfile, b: MatchProfile): number {
-  const pa = a.priceUsd === null ? NaN : Number(a.priceUsd);
-  const pb = b.priceUsd === null ? NaN : Number(b.priceUsd);
-  if (!(pa > 0) || !(pb > 0)) return 0;
-  return Math.min(3, Math.abs(Math.log(pa / pb)));
+  if (a.priceCents === null || b.priceCents === null) return 0;
+  // A ratio of integer cents: the log is a heuristic score term, not money arithmetic.
+  return Math.min(3, Math.abs(Math.log(a.priceCents / b.priceCents)));
 }
 
 /**
@@ -57,11 +55,23 @@ function priceLogRatio(a: MatchProfile, b: MatchProfile): number {
  * the other side usually means a different product of the same brand and version.
  */
 function leadFound(p: MatchProfile, other: MatchProfile): boolean {
-  const lead = p.tokens.find(
-    (t) => t !== p.brand && t !== other.brand && t.length > 2 && !WEAK_WORDS.has(t) && !/\d/.test(t) && !other.brand?.startsWith(t),
-  );
+  const ob = other.brand;
+  let lead: string | undefined;
+  for (const t of p.leads) {
+    if (ob !== null && ob.startsWith(t)) continue;
+    lead = t;
+    break;
+  }
   if (lead === undefined) return true;
-  return other.tokens.includes(lead) || other.tokens.some((t) => t.length > lead.length && t.startsWith(lead));
+  for (const t of other.tokens) if (t === lead || (t.length > lead.length && t.startsWith(lead))) return true;
+  return false;
+}
+
+function kindsDiffer(a: readonly string[], b: readonly string[]): number {
+  let n = 0;
+  for (const k of a) if (!b.includes(k)) n += 1;
+  for (const k of b) if (!a.includes(k)) n += 1;
+  return n;
 }
 
 export function pairSignals(a: MatchProfile, b: MatchProfile): PairSignals {
@@ -73,8 +83,6 @@ export function pairSignals(a: MatchProfile, b: MatchProfile): PairSignals {
   const numbers = setAgreement(a.numbers, b.numbers);
   const bothNumbers = a.numbers.length > 0 && b.numbers.length > 0;
   const editions = setAgreement(a.editions, b.editions);
-  const kindsDiffer =
-    a.offerKinds.filter((k) => !b.offerKinds.includes(k)).length + b.offerKinds.filter((k) => !a.offerKinds.includes(k)).length;
   const features: PairFeatures = {
     containment: overlap.containment,
     dice: overlap.dice,
@@ -93,7 +101,7 @@ export function pairSignals(a: MatchProfile, b: MatchProfile): PairSignals {
     numbersOneSided: bit(numbers === 'partial' && !bothNumbers),
     editionsDisjoint: bit(editions === 'disjoint'),
     editionsOneSided: bit(editions === 'partial'),
-    offerKindsDiffer: Math.min(2, kindsDiffer),
+    offerKindsDiffer: Math.min(2, kindsDiffer(a.offerKinds, b.offerKinds)),
     priceOk: bit(price === 'ok'),
     priceSuspicious: bit(price === 'suspicious'),
     priceLogRatio: priceLogRatio(a, b),

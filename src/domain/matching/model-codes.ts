@@ -10,13 +10,20 @@ const NOT_A_CODE = /^(?:[345]g|[48]k|\d{3,4}[pi]|\d+(?:st|nd|rd|th)|\d+x|x\d+|mp
 
 /** True for tokens that look like a model code: letters and digits mixed, or a long digit run. */
 export function isModelCode(token: string): boolean {
-  if (token.length < 3 || token.length > 24 || NOT_A_CODE.test(token)) return false;
-  if (parseUnitToken(token) !== null) return false;
-  const hasDigit = /\d/.test(token);
-  const hasLetter = /\p{L}/u.test(token);
-  if (hasDigit && hasLetter) return /^[a-z0-9]+$/.test(token); // Thai/other-script words are never codes
+  const n = token.length;
+  if (n < 3 || n > 24) return false;
+  let digits = 0;
+  let asciiLetters = 0;
+  for (let i = 0; i < n; i += 1) {
+    const c = token.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits += 1;
+    else if (c >= 97 && c <= 122) asciiLetters += 1;
+    else return false; // Thai/other-script words, dots or upper case are never codes
+  }
+  if (digits === 0) return false;
   // Digit-only part numbers ("11052", "13102488"); four digits would be years or versions.
-  return hasDigit && /^\d{5,}$/.test(token);
+  if (asciiLetters === 0) return n >= 5;
+  return !NOT_A_CODE.test(token) && parseUnitToken(token) === null;
 }
 
 /** Strong codes are long enough to be nearly unique in a large catalogue (used for global blocking). */

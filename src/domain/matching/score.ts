@@ -53,15 +53,18 @@ const CAP = { accessory: 0.2, bundle: 0.3, variant: 0.45 } as const;
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 const round4 = (x: number): number => Math.round(x * 10000) / 10000;
 
+const FEATURE_KEYS = Object.keys(WEIGHTS).filter((k) => k !== 'bias') as Array<keyof PairFeatures>;
+
 export function linearScore(features: PairFeatures): number {
   let z = WEIGHTS.bias;
-  for (const key of Object.keys(features) as Array<keyof PairFeatures>) z += WEIGHTS[key] * features[key];
+  for (let i = 0; i < FEATURE_KEYS.length; i += 1) z += WEIGHTS[FEATURE_KEYS[i]] * features[FEATURE_KEYS[i]];
   return z;
 }
 
 export function compareProfiles(a: MatchProfile, b: MatchProfile): MatchResult {
   const { features, overlap, gtin, brand, price, code } = pairSignals(a, b);
-  const reasons = REASONS.filter(([key]) => features[key] > 0).map(([, reason]) => reason);
+  const reasons: string[] = [];
+  for (let i = 0; i < REASONS.length; i += 1) if (features[REASONS[i][0]] > 0) reasons.push(REASONS[i][1]);
   let score = sigmoid(linearScore(features));
   let matchClass: MatchClass = score >= 0.5 ? 'exact' : 'different';
   // A shared GTIN or long model code outranks title wording ("battery" in one title only).

@@ -1,7 +1,7 @@
 // Pairwise signals read off two profiles. Each returns a small value the score formula weighs
 // and the evidence reports, so what decided a comparison can always be named.
 
-import { codesMatch, isStrongCode } from './model-codes.js';
+import { codeStem, isStrongCode } from './model-codes.js';
 import type { MatchEvidence, MatchProfile } from './types.js';
 
 export function gtinSignal(a: MatchProfile, b: MatchProfile): MatchEvidence['gtin'] {
@@ -30,17 +30,25 @@ export interface CodeSignal {
   weakConflict: boolean;
 }
 
+function stemsAgree(sa: string, sb: string): boolean {
+  return sa === sb && sa.length >= 4;
+}
+
 export function codeSignal(a: MatchProfile, b: MatchProfile): CodeSignal {
   let shared: string | null = null;
-  for (const ca of a.codes) {
-    for (const cb of b.codes) {
-      if (!codesMatch(ca, cb)) continue;
+  let strongA = false;
+  let strongB = false;
+  for (let i = 0; i < a.codes.length; i += 1) {
+    const ca = a.codes[i];
+    if (isStrongCode(ca)) strongA = true;
+    for (let j = 0; j < b.codes.length; j += 1) {
+      const cb = b.codes[j];
+      if (ca !== cb && !stemsAgree(a.codeStems[i], b.codeStems[j])) continue;
       const pick = ca.length >= cb.length ? ca : cb;
       if (shared === null || pick.length > shared.length) shared = pick;
     }
   }
-  const strongA = a.codes.some(isStrongCode);
-  const strongB = b.codes.some(isStrongCode);
+  for (const cb of b.codes) if (isStrongCode(cb)) strongB = true;
   return {
     shared,
     sharedStrong: shared !== null && isStrongCode(shared),
@@ -49,25 +57,41 @@ export function codeSignal(a: MatchProfile, b: MatchProfile): CodeSignal {
   };
 }
 
+/** True when one side's description names a (strong) model code the other side's title names. */
+export function descriptionCodeShared(a: MatchProfile, b: MatchProfile): boolean {
+  return descHits(a, b) || descHits(b, a);
+}
+
+function descHits(p: MatchProfile, other: MatchProfile): boolean {
+  for (const d of p.descCodes) {
+    const stem = codeStem(d);
+    for (let j = 0; j < other.codes.length; j += 1) {
+      if (other.codes[j] === d || (isStrongCode(other.codes[j]) && stemsAgree(stem, other.codeStems[j]))) return true;
+    }
+  }
+  return false;
+}
+
 /** 'disjoint' when both name values and none agree, 'partial' when one side has extra ones. */
 export function setAgreement(a: readonly string[], b: readonly string[]): 'agree' | 'partial' | 'disjoint' | 'absent' {
   if (a.length === 0 && b.length === 0) return 'absent';
   if (a.length === 0 || b.length === 0) return 'partial';
-  const shared = a.filter((x) => b.includes(x)).length;
+  let shared = 0;
+  for (const x of a) if (b.includes(x)) shared += 1;
   if (shared === 0) return 'disjoint';
   return shared === a.length && shared === b.length ? 'agree' : 'partial';
 }
 
 /**
  * Prices of one product across shops rarely differ by more than 2.5x; a larger gap hints at an
- * accessory, a bundle, a multi-pack or a different edition. Compared as a ratio of floats on
- * purpose: this is a heuristic, not money arithmetic.
+ * accessory, a bundle, a multi-pack or a different edition. Compared on integer cents
+ * (2 * max <= 5 * min), so no float arithmetic touches a price.
  */
 export function priceSignal(a: MatchProfile, b: MatchProfile): MatchEvidence['price_sanity'] {
-  const pa = a.priceUsd === null ? NaN : Number(a.priceUsd);
-  const pb = b.priceUsd === null ? NaN : Number(b.priceUsd);
-  if (!(pa > 0) || !(pb > 0)) return 'absent';
-  return Math.max(pa, pb) / Math.min(pa, pb) <= 2.5 ? 'ok' : 'suspicious';
+  const pa = a.priceCents;
+  const pb = b.priceCents;
+  if (pa === null || pb === null) return 'absent';
+  return 2 * Math.max(pa, pb) <= 5 * Math.min(pa, pb) ? 'ok' : 'suspicious';
 }
 
 /** How much of what an accessory fits ("iphone 15") the other listing names. */

@@ -3,31 +3,34 @@
 // containment (a terse title fully inside a verbose one), Dice (penalises extra content) and the
 // unmatched weight of the *less* unmatched side: when both titles name something the other lacks
 // ("dreamweaver cs3" vs "illustrator cs3"), they are usually different products.
+//
+// Token weights, stems and adjacent joins are precomputed in the profile, so this is loops over
+// two short arrays with no allocation.
 
-import { codesMatch, isModelCode, isStrongCode } from './model-codes.js';
+import { isStrongCode } from './model-codes.js';
 import type { MatchProfile } from './types.js';
 import { COLOUR_WORDS, WEAK_WORDS } from './vocabulary.js';
 
-export function tokenWeight(token: string, brands: ReadonlyArray<string | null>): number {
-  if (brands.includes(token)) return 0.5;
+const STARTS_WITH_DIGIT = /^\d/;
+
+/** Weight of a title token that is not a brand; `code` says whether it is a model code. */
+export function tokenWeight(token: string, code: boolean): number {
   if (COLOUR_WORDS.has(token)) return 0.1;
   if (WEAK_WORDS.has(token)) return 0.3;
-  if (isModelCode(token)) return isStrongCode(token) ? 2.5 : 1.5;
-  if (/^\d/.test(token)) return 1.5;
+  if (code) return isStrongCode(token) ? 2.5 : 1.5;
+  if (STARTS_WITH_DIGIT.test(token)) return 1.5;
   // Single letters and two-letter fragments ("b", "ae") are mostly noise from split codes.
   return token.length <= 2 ? 0.5 : 1;
 }
 
-/** Concatenations of adjacent tokens, so "print shop" meets "printshop". */
-function adjacentJoins(tokens: readonly string[]): Set<string> {
-  const out = new Set<string>();
-  for (let i = 0; i + 1 < tokens.length; i += 1) out.add(tokens[i] + tokens[i + 1]);
-  return out;
-}
-
-function matchedIn(token: string, other: MatchProfile, otherSet: ReadonlySet<string>, otherJoins: ReadonlySet<string>): boolean {
-  if (otherSet.has(token) || otherJoins.has(token)) return true;
-  return isModelCode(token) && other.codes.some((c) => codesMatch(token, c));
+/** Whether token `i` of `p` is found in `other`: as a token, an adjacent join, or an agreeing model code. */
+function matchedIn(p: MatchProfile, i: number, other: MatchProfile): boolean {
+  const token = p.tokens[i];
+  if (other.tokens.includes(token) || other.joins.includes(token)) return true;
+  const stem = p.tokenStems[i];
+  if (stem === '') return false;
+  if (other.codes.includes(token)) return true;
+  return stem.length >= 4 && other.codeStems.includes(stem);
 }
 
 export interface TitleOverlap {
@@ -41,28 +44,35 @@ export interface TitleOverlap {
   similarity: number;
 }
 
-function side(p: MatchProfile, other: MatchProfile, brands: ReadonlyArray<string | null>): { total: number; shared: number } {
-  const otherSet = new Set(other.tokens);
-  const otherJoins = adjacentJoins(other.tokens);
+let sideTotal = 0;
+let sideShared = 0;
+
+/** Sets sideTotal / sideShared for `p` measured against `other` (module scratch, no allocation). */
+function side(p: MatchProfile, other: MatchProfile): void {
   let total = 0;
   let shared = 0;
-  for (const t of p.tokens) {
-    const w = tokenWeight(t, brands);
+  const otherBrand = other.brand;
+  for (let i = 0; i < p.tokens.length; i += 1) {
+    const w = p.tokens[i] === otherBrand ? 0.5 : p.weights[i];
     total += w;
-    if (matchedIn(t, other, otherSet, otherJoins)) shared += w;
+    if (matchedIn(p, i, other)) shared += w;
   }
-  return { total, shared };
+  sideTotal = total;
+  sideShared = shared;
 }
 
 /** Weighted overlap of two profiles' titles. Symmetric by construction (each side is measured against the other). */
 export function titleOverlap(a: MatchProfile, b: MatchProfile): TitleOverlap {
-  const brands = [a.brand, b.brand];
-  const sa = side(a, b, brands);
-  const sb = side(b, a, brands);
-  if (sa.total === 0 || sb.total === 0) return { containment: 0, dice: 0, unmatchedMin: 0, similarity: 0 };
-  const containment = Math.min(1, Math.max(sa.shared / sa.total, sb.shared / sb.total));
-  const dice = Math.min(1, (sa.shared + sb.shared) / (sa.total + sb.total));
-  const unmatchedMin = Math.min(sa.total - sa.shared, sb.total - sb.shared);
+  side(a, b);
+  const ta = sideTotal;
+  const sa = sideShared;
+  side(b, a);
+  const tb = sideTotal;
+  const sb = sideShared;
+  if (ta === 0 || tb === 0) return { containment: 0, dice: 0, unmatchedMin: 0, similarity: 0 };
+  const containment = Math.min(1, Math.max(sa / ta, sb / tb));
+  const dice = Math.min(1, (sa + sb) / (ta + tb));
+  const unmatchedMin = Math.min(ta - sa, tb - sb);
   return { containment, dice, unmatchedMin, similarity: 0.5 * containment + 0.5 * dice };
 }
 

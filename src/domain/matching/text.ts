@@ -2,7 +2,10 @@
 // same input always yields the same tokens, which keeps stored profiles comparable over time.
 
 const LATIN_WITH_MARKS = /(\p{Script=Latin})\p{M}+/gu;
-const THAI_RUN = /\p{Script=Thai}+/u;
+// ASCII titles (most of a Western catalogue) skip Unicode normalisation and Unicode-property regexes.
+const NON_ASCII = /[^\x00-\x7f]/;
+// Thai block U+0E00-U+0E7F: only titles containing it pay for Intl.Segmenter.
+const THAI_CHAR = /[\u0e00-\u0e7f]/;
 // Intl.Segmenter knows Thai word boundaries (Thai is written without spaces); created once because
 // constructing one costs far more than segmenting a title.
 const thaiSegmenter = new Intl.Segmenter('th', { granularity: 'word' });
@@ -12,6 +15,7 @@ const thaiSegmenter = new Intl.Segmenter('th', { granularity: 'word' });
  * "Điện thoại" becomes "dien thoai" while Thai vowel and tone marks (also Unicode marks) survive.
  */
 export function foldText(raw: string): string {
+  if (!NON_ASCII.test(raw)) return raw.toLowerCase();
   return raw
     .normalize('NFKC')
     .toLowerCase()
@@ -29,15 +33,22 @@ const UNIT_ALIASES: Record<string, string> = {
 };
 const UNIT_RE = /(\d+(?:\.\d+)?)\s*-?\s*(gb|tb|mb|mah|ghz|mhz|hz|mp|mm|cm|kg|ml|inches|inch|in|w|''|'|")(?![\p{L}\p{N}])/gu;
 
+const JEWEL_CASE = /jewel\s+case/g;
+const CREATIVE_SUITE = /creative\s+suite\s*(\d)/g;
+const VERSION_WORD = /\b(?:version|ver|v)\s*\.?\s*(\d)/g;
+const SPACED_DOT = /(\d)\s+\.(\d)/g;
+const DOT_ZERO = /\b(\d+)\.0\b(?!\.)/g;
+const HAS_DIGIT = /\d/;
+
 /** Phrase-level rewrites that are general product knowledge, applied before tokenising. */
 function rewritePhrases(s: string): string {
-  return s
-    .replace(/jewel\s+case/g, ' ') // software packaging, not a phone case
-    .replace(/creative\s+suite\s*(\d)/g, 'cs$1') // Adobe "Creative Suite 3" is "CS3"
-    .replace(/\b(?:version|ver|v)\s*\.?\s*(\d)/g, ' $1') // "v. 11", "version 9", "v17" name a version number
-    .replace(/(\d)\s+\.(\d)/g, '$1.$2') // "v3 .0" in scraped titles
-    .replace(/\b(\d+)\.0\b(?!\.)/g, '$1') // "4.0" and "4" are the same version
-    .replace(UNIT_RE, (_m, n: string, u: string) => ` ${n}${UNIT_ALIASES[u] ?? u} `);
+  if (s.includes('jewel')) s = s.replace(JEWEL_CASE, ' '); // software packaging, not a phone case
+  if (!HAS_DIGIT.test(s)) return s;
+  if (s.includes('suite')) s = s.replace(CREATIVE_SUITE, 'cs$1'); // Adobe "Creative Suite 3" is "CS3"
+  if (s.includes('v')) s = s.replace(VERSION_WORD, ' $1'); // "v. 11", "version 9", "v17" name a version number
+  if (s.includes(' .')) s = s.replace(SPACED_DOT, '$1.$2'); // "v3 .0" in scraped titles
+  if (s.includes('.0')) s = s.replace(DOT_ZERO, '$1'); // "4.0" and "4" are the same version
+  return s.replace(UNIT_RE, (_m, n: string, u: string) => ` ${n}${UNIT_ALIASES[u] ?? u} `);
 }
 
 export interface Tokenised {
@@ -45,40 +56,64 @@ export interface Tokenised {
   tokens: string[];
   /** Hyphen/slash-joined groups ("np-fh100" -> "npfh100"), candidates for model codes. */
   joined: string[];
+  /** The folded title before phrase rewrites (for pack-quantity and bundle patterns). */
+  folded: string;
 }
+
+const CHUNK_SPLIT = /[\s,;:()[\]{}|!?*&+]+/u;
+const PART_SPLIT = /[^\p{L}\p{M}\p{N}.]+/u;
+const PART_SPLIT_ASCII = /[^a-z0-9.]+/;
+const EDGE_DOTS = /^\.+|\.+$/g;
+const GLUED = /^(\p{L}{5,})(\d{1,3})$/u;
+const GLUED_ASCII = /^([a-z]{5,})(\d{1,3})$/;
+const DOTTED_NUMBER = /^\d+(\.\d+)+$/;
+const WORDLIKE = /[\p{L}\p{N}]/u;
 
 /** Split folded text into tokens; also returns hyphen-joined groups for model-code detection. */
 export function tokenise(raw: string): Tokenised {
-  const s = rewritePhrases(foldText(raw));
+  const folded = foldText(raw);
+  const s = rewritePhrases(folded);
+  const ascii = !NON_ASCII.test(s);
+  const thai = !ascii && THAI_CHAR.test(s);
+  const partSplit = ascii ? PART_SPLIT_ASCII : PART_SPLIT;
   const tokens: string[] = [];
   const joined: string[] = [];
   // A "chunk" is a run without spaces, e.g. "dav-is50/b" or "8gb/128gb" or "(8gb+128gb)".
-  for (const chunk of s.split(/[\s,;:()[\]{}|!?*&+]+/u)) {
+  for (const chunk of s.split(CHUNK_SPLIT)) {
     if (chunk === '') continue;
-    const parts = chunk.split(/[^\p{L}\p{M}\p{N}.]+/u).map((p) => p.replace(/^\.+|\.+$/g, '')).filter((p) => p !== '');
-    if (parts.length > 1) joined.push(parts.join(''));
-    for (const part of parts) pushPart(part, tokens);
+    const pieces = chunk.split(partSplit);
+    let kept = 0;
+    let glue = '';
+    for (let part of pieces) {
+      if (part.includes('.')) part = part.replace(EDGE_DOTS, '');
+      if (part === '') continue;
+      kept += 1;
+      glue += part;
+      pushPart(part, tokens, ascii, thai);
+    }
+    if (kept > 1) joined.push(glue);
   }
-  return { tokens, joined };
+  return { tokens, joined, folded };
 }
 
-function pushPart(part: string, out: string[]): void {
-  if (THAI_RUN.test(part)) {
+function pushPart(part: string, out: string[], ascii: boolean, thai: boolean): void {
+  if (thai && THAI_CHAR.test(part)) {
     for (const seg of thaiSegmenter.segment(part)) {
       const w = seg.segment.trim();
-      if (w !== '' && /[\p{L}\p{N}]/u.test(w)) out.push(w);
+      if (w !== '' && WORDLIKE.test(w)) out.push(w);
     }
     return;
   }
   // "iphone15" / "standard17": a word glued to a short number is two tokens; codes such as
   // "npfh100" (short letter prefix) or "davis50b" (letter suffix) are left whole.
-  const glued = /^(\p{L}{5,})(\d{1,3})$/u.exec(part);
+  const glued = (ascii ? GLUED_ASCII : GLUED).exec(part);
   if (glued) {
     out.push(glued[1], glued[2]);
     return;
   }
   // Dots only matter inside numbers ("10.4.6"); "dr." or "inc." lose theirs.
-  out.push(/^\d+(\.\d+)+$/.test(part) ? part : part.replace(/\./g, ''));
+  if (!part.includes('.')) out.push(part);
+  else out.push(DOTTED_NUMBER.test(part) ? part : part.replace(/\./g, ''));
 }
 
 const UNIT_TOKEN = /^(\d+(?:\.\d+)?)(gb|g|tb|mb|mah|w|hz|ghz|mhz|mp|mm|cm|kg|ml|in)$/;

@@ -10,10 +10,15 @@ export interface MatchInput {
   specs: Record<string, unknown> | null;
   /** Decimal string in USD, may be null. Only used as a sanity ratio, never as money. */
   priceUsd: string | null;
+  /**
+   * Optional long description. Only model codes found in it are used (a secondary identity
+   * signal: shops often put the exact model number in the description, not the title).
+   */
+  description?: string | null;
 }
 
 /** Bump when extraction rules change: profiles of an older version must be rebuilt before comparing. */
-export const PROFILE_VERSION = 1;
+export const PROFILE_VERSION = 2;
 
 export interface MatchProfile {
   v: number;
@@ -45,6 +50,21 @@ export interface MatchProfile {
   category: string | null;
   /** Price in USD as the decimal string given; compared only as a ratio. */
   priceUsd: string | null;
+  /** The same price in integer cents (parsed from the decimal string, no float arithmetic), or null. */
+  priceCents: number | null;
+  // Precomputed for compareProfiles (which runs per candidate and must stay cheap):
+  /** Weight of each token (parallel to `tokens`), own brand already at 0.5. */
+  weights: number[];
+  /** Stem of each token that is a model code (parallel to `tokens`), '' otherwise. */
+  tokenStems: string[];
+  /** Concatenations of adjacent tokens ("print shop" -> "printshop"). */
+  joins: string[];
+  /** `codeStem` of each code (parallel to `codes`). */
+  codeStems: string[];
+  /** Model codes named only in the description (not the title/MPN/specs), folded. */
+  descCodes: string[];
+  /** First few naming words (not brand, filler, numbers or codes) in title order. */
+  leads: string[];
 }
 
 export type MatchClass = 'exact' | 'variant' | 'bundle' | 'accessory' | 'different';
