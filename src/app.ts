@@ -5,10 +5,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from './container.js';
 import { surfaceConstraint } from './api/dispatch.js';
 import { installAuth } from './http/auth.js';
+import { installBearerChallenge } from './http/bearer.js';
 import { installCache } from './http/cache.js';
+import { installRateLimit, installTierGate } from './http/rate-limit.js';
 import { installErrorHandlers } from './http/errors.js';
 import { v1aRoutes } from './api/v1a/routes.js';
 import { rootRoutes } from './api/root.js';
+import { accountRoutes } from './api/account/routes.js';
 
 export type App = FastifyInstance;
 
@@ -41,9 +44,13 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   await app.register(swaggerUi, { routePrefix: '/docs' });
   installErrorHandlers(app);
   installAuth(app, c.auth);
+  installRateLimit(app, c.quota, c.config.upgradeUrl);
+  installTierGate(app);
+  installBearerChallenge(app);
   installCache(app, c.cache);
   await app.register(rootRoutes(c));
   await app.register(v1aRoutes(c));
+  await app.register(accountRoutes(c));
   app.get('/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -1,5 +1,15 @@
 import { Authenticator } from './accounts/authenticator.js';
+import { KeyAdmin } from './accounts/key-admin.js';
+import { KeyEvents } from './accounts/key-events.js';
 import { KeyService, systemClock, type Clock } from './accounts/keys.js';
+import { LogMailer, type Mailer } from './accounts/mailer.js';
+import { OAuthService } from './accounts/oauth.js';
+import { QuotaService } from './accounts/quota.js';
+import { RegistrationService } from './accounts/registration.js';
+import { SmtpMailer } from './accounts/smtp-mailer.js';
+import { tierLimits } from './accounts/tiers.js';
+import type { RateLimiter } from './limits/limiter.js';
+import { MemoryRateLimiter } from './limits/memory.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { CompareService } from './catalog/compare-service.js';
 import { FxService } from './catalog/fx-service.js';
@@ -18,6 +28,11 @@ export interface Container {
   fx: FxService;
   keys: KeyService;
   auth: Authenticator;
+  keyEvents: KeyEvents;
+  keyAdmin: KeyAdmin;
+  quota: QuotaService;
+  registration: RegistrationService;
+  oauth: OAuthService;
   catalog: CatalogService;
   compare: CompareService;
   history: HistoryService;
@@ -39,13 +54,19 @@ export async function openStore(config: Config): Promise<Store> {
 }
 
 /** Wires the store, services and clock from Config. Building does no network I/O beyond opening the store. */
-export async function createContainer(config: Config, opts: { clock?: Clock; store?: Store } = {}): Promise<Container> {
+export async function createContainer(config: Config, opts: { clock?: Clock; store?: Store; limiter?: RateLimiter; mailer?: Mailer } = {}): Promise<Container> {
   const clock = opts.clock ?? systemClock;
   const store = opts.store ?? (await openStore(config));
   await store.migrate();
   const fx = new FxService(store.fx);
   await fx.load();
   const keys = new KeyService(store.keys, clock);
+  const auth = new Authenticator(keys);
+  const keyEvents = new KeyEvents();
+  const quota = new QuotaService(opts.limiter ?? new MemoryRateLimiter(), tierLimits(config), clock);
+  const mailer = opts.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new LogMailer());
+  const oauth = new OAuthService(store.oauth, keys, quota, clock);
+  auth.use(oauth.verifier());
   const now = () => clock.now();
   const catalog = new CatalogService(store.catalog, fx, now);
   const cache = new ResponseCache();
@@ -55,7 +76,10 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
     catalog.invalidate();
   });
   return {
-    config, clock, store, fx, keys, auth: new Authenticator(keys), catalog,
+    config, clock, store, fx, keys, auth, catalog,
+    keyEvents, keyAdmin: new KeyAdmin(store.keys, store.accounts, keyEvents, clock), quota, oauth,
+    registration: new RegistrationService(keys, store.keys, store.accounts, quota, mailer,
+      { perIpPerHour: config.registrationPerIpPerHour, dailyCap: config.registrationDailyCap }, clock),
     compare: new CompareService(catalog),
     history: new HistoryService(store.catalog, now),
     ingest: new IngestService(store.catalog, () => fx.rates()),

@@ -11,7 +11,7 @@ function surfaceOf(req: FastifyRequest): Surface {
 
 /** Ajv errors -> `{loc, msg, type}` with the part of the request and the field named. */
 export function problemsOf(err: FastifyError): FieldProblem[] {
-  const part = err.validationContext ?? 'body';
+  const part = ({ querystring: 'query', params: 'path', headers: 'header' } as Record<string, string>)[err.validationContext ?? ''] ?? err.validationContext ?? 'body';
   return (err.validation ?? []).map((v) => {
     const path = v.instancePath.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
     const missing = (v.params as { missingProperty?: string }).missingProperty;

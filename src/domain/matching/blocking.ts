@@ -6,53 +6,80 @@
 //   m:<code stem>              long model code, brand-free (codes are near-unique across brands)
 //   w:<brand|prev word>|<code> short code ("a55", "cs3") scoped by brand or the word before it
 //   t:<word>|<word>            nearby title words (sorted pair), the title fallback
+//
+// Keys come back ordered from most to least selective and at most MAX_KEYS of them; the caller
+// reads candidates key by key in that order and stops at MAX_CANDIDATES.
 
 import { codeStem, isStrongCode } from './model-codes.js';
 import { parseUnitToken } from './text.js';
 import type { MatchProfile } from './types.js';
 import { COLOUR_WORDS, WEAK_WORDS } from './vocabulary.js';
 
-const MAX_CODE_KEYS = 3;
+/** Most keys one listing gets. */
+export const MAX_KEYS = 4;
+/** Candidates the caller should read (over all keys, in key order) before it stops. */
+export const MAX_CANDIDATES = 40;
+
+const MAX_CODE_KEYS = 2;
 const MAX_TITLE_WORDS = 6;
+const HAS_DIGIT = /\d/;
 
 /** Words that can form title keys: not filler, colour, unit or fragment, not the brand itself. */
 function isBlockingWord(t: string, brand: string | null): boolean {
   return t.length >= 2 && t !== brand && t !== 'for' && t !== 'with' && !COLOUR_WORDS.has(t) && parseUnitToken(t) === null;
 }
 
+/** Rough selectivity of a title word: numbers and codes split product lines, weak words do not. */
+function wordRank(t: string): number {
+  if (WEAK_WORDS.has(t)) return 0;
+  if (HAS_DIGIT.test(t)) return 3;
+  return t.length >= 6 ? 2 : 1;
+}
+
 export function blockingKeys(p: MatchProfile): string[] {
   const keys: string[] = [];
   const push = (k: string): void => {
-    if (!keys.includes(k)) keys.push(k);
+    if (keys.length < MAX_KEYS && !keys.includes(k)) keys.push(k);
   };
   if (p.gtin !== null) push(`g:${p.gtin}`);
 
+  // Long codes first (near-unique), then short codes scoped by brand or previous word.
   let codeKeys = 0;
-  for (const code of p.codes) {
-    if (codeKeys >= MAX_CODE_KEYS) break;
-    if (isStrongCode(code)) {
-      push(`m:${codeStem(code)}`);
-      codeKeys += 1;
-      continue;
-    }
-    const i = p.tokens.indexOf(code);
-    const prev = i > 0 ? p.tokens[i - 1] : null;
+  for (let i = 0; i < p.codes.length && codeKeys < MAX_CODE_KEYS; i += 1) {
+    if (!isStrongCode(p.codes[i])) continue;
+    push(`m:${p.codeStems[i] || codeStem(p.codes[i])}`);
+    codeKeys += 1;
+  }
+  for (let i = 0; i < p.codes.length && codeKeys < MAX_CODE_KEYS; i += 1) {
+    const code = p.codes[i];
+    if (isStrongCode(code)) continue;
+    const at = p.tokens.indexOf(code);
+    const prev = at > 0 ? p.tokens[at - 1] : null;
     if (p.brand !== null) push(`w:${p.brand}|${code}`);
-    if (prev !== null && prev !== p.brand) push(`w:${prev}|${code}`);
+    else if (prev !== null) push(`w:${prev}|${code}`);
     codeKeys += 1;
   }
 
   // Title word pairs: each content word with the next two (sorted, so word order does not
-  // matter: "quicken 2007 deluxe" and "quicken deluxe 2007" meet). Numbers take part because
-  // they are what tells product lines apart ("office|2007"). Pairs of two weak words are skipped.
-  const words = p.tokens.filter((t) => isBlockingWord(t, p.brand)).slice(0, MAX_TITLE_WORDS);
+  // matter: "quicken 2007 deluxe" and "quicken deluxe 2007" meet), most selective pairs first.
+  // Numbers take part because they are what tells product lines apart ("office|2007").
+  const words: string[] = [];
+  for (const t of p.tokens) {
+    if (words.length >= MAX_TITLE_WORDS) break;
+    if (isBlockingWord(t, p.brand)) words.push(t);
+  }
+  const pairs: Array<{ key: string; rank: number; at: number }> = [];
   for (let i = 0; i < words.length; i += 1) {
     for (let j = i + 1; j <= i + 2 && j < words.length; j += 1) {
-      if (WEAK_WORDS.has(words[i]) && WEAK_WORDS.has(words[j])) continue;
-      const [x, y] = words[i] < words[j] ? [words[i], words[j]] : [words[j], words[i]];
-      push(`t:${x}|${y}`);
+      const ri = wordRank(words[i]);
+      const rj = wordRank(words[j]);
+      if (ri === 0 && rj === 0) continue; // two weak words
+      const key = words[i] < words[j] ? `t:${words[i]}|${words[j]}` : `t:${words[j]}|${words[i]}`;
+      pairs.push({ key, rank: ri + rj - (j - i - 1), at: pairs.length });
     }
   }
+  pairs.sort((x, y) => y.rank - x.rank || x.at - y.at);
+  for (const pair of pairs) push(pair.key);
   // A one-word title ("spelling") still needs a key or it could never be matched.
   if (words.length === 1) push(`t:${words[0]}`);
   return keys;

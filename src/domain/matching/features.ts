@@ -3,7 +3,7 @@
 // priceLogRatio are capped so one long title or one odd price cannot dominate.
 
 import {
-  brandSignal, codeSignal, gtinSignal, priceSignal, setAgreement, type CodeSignal,
+  brandSignal, codeSignal, descriptionCodeShared, gtinSignal, priceSignal, setAgreement, type CodeSignal,
 } from './signals.js';
 import { titleOverlap, type TitleOverlap } from './similarity.js';
 import type { MatchEvidence, MatchProfile } from './types.js';
@@ -19,6 +19,8 @@ export interface PairFeatures {
   codeSharedWeak: number;
   codeStrongConflict: number;
   codeWeakConflict: number;
+  /** No title code agrees, but one side's description names the other's model code. */
+  codeSharedDescription: number;
   brandEqual: number;
   brandDifferent: number;
   numbersDisjoint: number;
@@ -94,6 +96,7 @@ export function pairSignals(a: MatchProfile, b: MatchProfile): PairSignals {
     codeSharedWeak: bit(code.shared !== null && !code.sharedStrong),
     codeStrongConflict: bit(code.strongConflict),
     codeWeakConflict: bit(code.weakConflict && !code.strongConflict),
+    codeSharedDescription: bit(code.shared === null && descriptionCodeShared(a, b)),
     brandEqual: bit(brand === 'equal'),
     brandDifferent: bit(brand === 'different'),
     numbersDisjoint: bit(numbers === 'disjoint'),

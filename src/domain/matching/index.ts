@@ -5,8 +5,8 @@
 export type { MatchClass, MatchEvidence, MatchInput, MatchProfile, MatchResult } from './types.js';
 export { PROFILE_VERSION } from './types.js';
 export { normalizeGtin, gtinCheckDigit } from './gtin.js';
-export { buildProfile, normalizeBrand } from './profile.js';
-export { blockingKeys } from './blocking.js';
+export { buildProfile, normalizeBrand, priceToCents } from './profile.js';
+export { blockingKeys, MAX_CANDIDATES, MAX_KEYS } from './blocking.js';
 export { compareProfiles, GROUP_THRESHOLD, WEIGHTS } from './score.js';
 export { chooseGroup, type GroupCandidate } from './group.js';
 export { tokenise, foldText } from './text.js';

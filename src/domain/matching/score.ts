@@ -20,6 +20,7 @@ export const WEIGHTS: Readonly<{ bias: number } & PairFeatures> = {
   codeSharedWeak: 0,
   codeStrongConflict: -2,
   codeWeakConflict: -0.5,
+  codeSharedDescription: 1.5,
   brandEqual: 0.7,
   brandDifferent: -1,
   numbersDisjoint: -1,
@@ -38,6 +39,7 @@ const REASONS: Array<[keyof PairFeatures, string]> = [
   ['leadShared', 'lead_word_shared'], ['gtinEqual', 'gtin_equal'], ['gtinDifferent', 'gtin_different'],
   ['codeSharedStrong', 'model_number_equal'], ['codeSharedWeak', 'model_code_equal'],
   ['codeStrongConflict', 'model_number_differs'], ['codeWeakConflict', 'model_code_differs'],
+  ['codeSharedDescription', 'model_number_in_description'],
   ['brandEqual', 'brand_equal'], ['brandDifferent', 'brand_differs'],
   ['numbersDisjoint', 'version_differs'], ['numbersPartial', 'version_partial'], ['numbersOneSided', 'version_one_sided'],
   ['editionsDisjoint', 'edition_differs'], ['editionsOneSided', 'edition_one_sided'],
@@ -53,12 +55,20 @@ const CAP = { accessory: 0.2, bundle: 0.3, variant: 0.45 } as const;
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 const round4 = (x: number): number => Math.round(x * 10000) / 10000;
 
-const FEATURE_KEYS = Object.keys(WEIGHTS).filter((k) => k !== 'bias') as Array<keyof PairFeatures>;
-
-export function linearScore(features: PairFeatures): number {
-  let z = WEIGHTS.bias;
-  for (let i = 0; i < FEATURE_KEYS.length; i += 1) z += WEIGHTS[FEATURE_KEYS[i]] * features[FEATURE_KEYS[i]];
-  return z;
+/** z = bias + sum(weight * feature), written out (a keyed loop costs more than the rest of a compare). */
+export function linearScore(f: PairFeatures): number {
+  const w = WEIGHTS;
+  return w.bias
+    + w.containment * f.containment + w.dice * f.dice + w.unmatchedMin * f.unmatchedMin + w.leadShared * f.leadShared
+    + w.gtinEqual * f.gtinEqual + w.gtinDifferent * f.gtinDifferent
+    + w.codeSharedStrong * f.codeSharedStrong + w.codeSharedWeak * f.codeSharedWeak
+    + w.codeStrongConflict * f.codeStrongConflict + w.codeWeakConflict * f.codeWeakConflict
+    + w.codeSharedDescription * f.codeSharedDescription
+    + w.brandEqual * f.brandEqual + w.brandDifferent * f.brandDifferent
+    + w.numbersDisjoint * f.numbersDisjoint + w.numbersPartial * f.numbersPartial + w.numbersOneSided * f.numbersOneSided
+    + w.editionsDisjoint * f.editionsDisjoint + w.editionsOneSided * f.editionsOneSided
+    + w.offerKindsDiffer * f.offerKindsDiffer
+    + w.priceOk * f.priceOk + w.priceSuspicious * f.priceSuspicious + w.priceLogRatio * f.priceLogRatio;
 }
 
 export function compareProfiles(a: MatchProfile, b: MatchProfile): MatchResult {

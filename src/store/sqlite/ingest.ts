@@ -6,7 +6,9 @@ import { derivedColumns, listingUuid } from '../derived.js';
 import type { IngestBatchResult } from '../types.js';
 import { toListing, type ListingRow } from './rows.js';
 
-const CANDIDATES_PER_KEY = 40;
+/** Candidates considered per listing, taken from the most selective blocking keys first. */
+const MAX_CANDIDATES = 40;
+const PROFILE_CACHE = 100_000;
 const HISTORY_WINDOW_MS = 90 * 86400_000;
 
 /** Writes ingest batches: one transaction per batch, listing + observation + events + group together. */
@@ -33,8 +35,9 @@ export class SqliteIngestWriter {
       event: db.prepare('INSERT INTO events (kind, listing_id, payload, created_at) VALUES (?, ?, ?, ?)'),
       keysDelete: db.prepare('DELETE FROM block_keys WHERE listing_id = ?'),
       keyInsert: db.prepare('INSERT OR IGNORE INTO block_keys (key, listing_id) VALUES (?, ?)'),
-      candidates: db.prepare(`SELECT l.id, l.group_id AS groupId, l.match_profile AS profile FROM block_keys b
-        JOIN listings l ON l.id = b.listing_id WHERE b.key = ? AND b.listing_id <> ? LIMIT ${CANDIDATES_PER_KEY}`),
+      candidateIds: db.prepare(`SELECT b.listing_id AS id FROM block_keys b WHERE b.key = ? AND b.listing_id <> ? ORDER BY b.listing_id LIMIT ${MAX_CANDIDATES}`),
+      candidateRow: db.prepare('SELECT group_id AS groupId, match_profile AS profile FROM listings WHERE id = ?'),
+      lastEvent: db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck(),
       count: db.prepare("UPDATE counters SET value = value + ? WHERE name = 'listings'"),
     };
     this.run = db.transaction((records: NormalizedRecord[]) => this.apply(records));
@@ -45,6 +48,9 @@ export class SqliteIngestWriter {
   }
 
   private apply(records: NormalizedRecord[]): IngestBatchResult {
+    // Another writer (a CLI import beside the server) may have moved groups since our last batch.
+    const head = this.s.lastEvent.get() as number;
+    if (head !== this.lastEventSeen) this.profiles.clear();
     const outcomes: IngestBatchResult['outcomes'] = [];
     let events = 0;
     let inserted = 0;
@@ -81,6 +87,7 @@ export class SqliteIngestWriter {
       outcomes.push({ line: r.line, outcome: plan.outcome, id });
     }
     if (inserted) this.s.count.run(inserted);
+    this.lastEventSeen = this.s.lastEvent.get() as number;
     return { outcomes, events };
   }
 
@@ -91,17 +98,43 @@ export class SqliteIngestWriter {
     const keys = blockingKeys(profile);
     const seen = new Set<number>();
     const candidates: Array<{ id: number; groupId: number; profile: MatchProfile }> = [];
+    // Keys come most selective first; stop once enough candidates are in hand.
     for (const key of keys) {
-      for (const c of this.s.candidates.all(key, id) as Array<{ id: number; groupId: number; profile: string | null }>) {
-        if (seen.has(c.id) || !c.profile) continue;
-        seen.add(c.id);
-        candidates.push({ id: c.id, groupId: c.groupId, profile: JSON.parse(c.profile) as MatchProfile });
+      if (candidates.length >= MAX_CANDIDATES) break;
+      for (const { id: cid } of this.s.candidateIds.all(key, id) as Array<{ id: number }>) {
+        if (seen.has(cid) || candidates.length >= MAX_CANDIDATES) continue;
+        seen.add(cid);
+        const c = this.candidate(cid);
+        if (c) candidates.push(c);
       }
     }
+    candidates.sort((a, b) => a.id - b.id);
     const choice = chooseGroup(profile, candidates);
-    this.s.setGroup.run(choice?.groupId ?? id, JSON.stringify(profile), id);
+    const groupId = choice?.groupId ?? id;
+    this.s.setGroup.run(groupId, JSON.stringify(profile), id);
+    this.remember(id, groupId, profile);
     this.s.keysDelete.run(id);
     for (const key of keys) this.s.keyInsert.run(key, id);
+  }
+
+  /** Parsed profiles of recent listings: blocking hits the same few products again and again. */
+  private lastEventSeen = -1;
+  private readonly profiles = new Map<number, { id: number; groupId: number; profile: MatchProfile }>();
+
+  private candidate(id: number): { id: number; groupId: number; profile: MatchProfile } | null {
+    const hit = this.profiles.get(id);
+    if (hit) return hit;
+    const row = this.s.candidateRow.get(id) as { groupId: number; profile: string | null } | undefined;
+    if (!row?.profile) return null;
+    return this.remember(id, row.groupId, JSON.parse(row.profile) as MatchProfile);
+  }
+
+  private remember(id: number, groupId: number, profile: MatchProfile) {
+    const entry = { id, groupId, profile };
+    this.profiles.delete(id);
+    if (this.profiles.size >= PROFILE_CACHE) this.profiles.delete(this.profiles.keys().next().value as number);
+    this.profiles.set(id, entry);
+    return entry;
   }
 
   private params(s: ListingState): Record<string, unknown> {

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { hashSecret, sameHash } from '../../accounts/api-key.js';
+import type { Container } from '../../container.js';
+import { DomainError, notFound } from '../../domain/errors.js';
+import { SetTierBody, SetTierParams } from './schemas.js';
+
+/** The admin secret from `X-Admin-Secret`, compared in constant time; no secret configured = admin API off (403). */
+function assertAdmin(c: Container, req: FastifyRequest): void {
+  const given = req.headers['x-admin-secret'];
+  const ok = !!c.config.adminSecret && typeof given === 'string' && sameHash(hashSecret(given), hashSecret(c.config.adminSecret));
+  if (!ok) throw new DomainError('FORBIDDEN', 'Invalid admin secret.');
+}
+
+export function adminRoutes(c: Container): FastifyPluginAsync {
+  return async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    app.post('/v1/admin/keys/:key/tier', {
+      config: { surface: 'account', auth: false },
+      schema: {
+        tags: ['admin'], summary: 'Change a key\'s tier (header X-Admin-Secret): upgrades now, downgrades at the end of the billing cycle',
+        security: [], params: SetTierParams, body: SetTierBody,
+      },
+      preValidation: async (req) => assertAdmin(c, req),
+    }, async (req) => {
+      const r = await c.keyAdmin.setTier(req.params.key, req.body.tier);
+      if (!r.ok && r.reason === 'ambiguous') throw new DomainError('CONFLICT', 'More than one active key has this prefix; use the key id.');
+      if (!r.ok) throw notFound('active key', { key: req.params.key });
+      return {
+        key_id: r.key.id, prefix: r.key.prefix, tier: r.key.tier, pending_tier: r.key.pendingTier, pending_tier_at: r.key.pendingTierAt,
+        effective: r.effective, effective_at: r.at,
+      };
+    });
+  };
+}

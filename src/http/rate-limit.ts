@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { QuotaService, WindowState } from '../accounts/quota.js';
+import { tierAtLeast } from '../accounts/tiers.js';
+import { DomainError } from '../domain/errors.js';
+import type { Tier } from '../store/types.js';
+import { DOC_URL } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false exempts an authenticated route from the tier limits (none does today; kept for internal probes). */
+    rateLimit?: boolean;
+    /** The lowest tier allowed on the route; below it the answer is 403 INSUFFICIENT_SCOPE. */
+    minTier?: Tier;
+  }
+}
+
+const epoch = (d: Date) => String(Math.floor(d.getTime() / 1000));
+
+/** X-RateLimit-* (the per-minute window), X-DailyQuota-* (omitted when unlimited) and the IETF RateLimit fields. */
+export function setLimitHeaders(reply: FastifyReply, minute: WindowState, day: WindowState | null): void {
+  reply.header('X-RateLimit-Limit', String(minute.limit)).header('X-RateLimit-Remaining', String(minute.remaining)).header('X-RateLimit-Reset', epoch(minute.resetAt));
+  const policy = [`"minute";q=${minute.limit};w=60`];
+  const current = [`"minute";r=${minute.remaining};t=${minute.retryAfter}`];
+  if (day && day.limit !== null) {
+    reply.header('X-DailyQuota-Limit', String(day.limit)).header('X-DailyQuota-Remaining', String(day.remaining)).header('X-DailyQuota-Reset', epoch(day.resetAt));
+    policy.push(`"day";q=${day.limit};w=86400`);
+    current.push(`"day";r=${day.remaining};t=${day.retryAfter}`);
+  }
+  reply.header('RateLimit-Policy', policy.join(', ')).header('RateLimit', current.join(', '));
+}
+
+/** The per-minute 429 of spec 7.1/7.3; also used for the registration throttles. */
+export function sendRateLimited(reply: FastifyReply, w: WindowState, message: string) {
+  return reply.status(429).header('Retry-After', String(w.retryAfter)).send({
+    error: { code: 'RATE_LIMIT_EXCEEDED', message, doc_url: DOC_URL },
+    rate_limit: { retry_after: w.retryAfter, limit: w.limit, remaining: w.remaining, reset_at: w.resetAt.toISOString() },
+  });
+}
+
+export function sendDailyLimited(reply: FastifyReply, w: WindowState, upgradeUrl: string) {
+  return reply.status(429).header('Retry-After', String(w.retryAfter)).send({
+    error: 'daily_limit_exceeded',
+    message: `Daily quota of ${w.limit} requests used up; it resets at midnight UTC. Upgrade for more.`,
+    upgrade_url: upgradeUrl,
+    reset_at: w.resetAt.toISOString(),
+  });
+}
+
+/**
+ * Counts every authenticated request against its account's tier (after auth, before the cache, so
+ * a cache hit counts too). A limiter fault (Redis down) lets the request through unlimited and logs
+ * it: the catalog stays readable, and the outage shows as missing headers, not as 5xx.
+ */
+export function installRateLimit(app: FastifyInstance, quota: QuotaService, upgradeUrl: string): void {
+  app.addHook('preHandler', async (req, reply) => {
+    const p = req.principal;
+    if (!p || req.routeOptions.config?.rateLimit === false) return;
+    let decision;
+    try {
+      decision = await quota.consume(`acct:${p.accountId ?? p.keyId}`, p.tier);
+    } catch (err) {
+      req.log.warn({ err: { message: (err as Error).message } }, 'rate limiter unavailable; request admitted unlimited');
+      return;
+    }
+    setLimitHeaders(reply, decision.minute, decision.day);
+    if (decision.ok) return;
+    if (decision.reason === 'day') return sendDailyLimited(reply, decision.day, upgradeUrl);
+    const m = decision.minute;
+    return sendRateLimited(reply, m, `Rate limit of ${m.limit} requests per minute exceeded; retry after ${m.retryAfter} s.`);
+  });
+}
+
+function gate(req: FastifyRequest, min: Tier): void {
+  const p = req.principal;
+  if (p && !tierAtLeast(p.tier, min)) {
+    throw new DomainError('INSUFFICIENT_SCOPE', `This endpoint needs the ${min} tier or higher; this key is ${p.tier}.`, { required_tier: min, tier: p.tier });
+  }
+}
+
+/** Route config `minTier` checked for every route (after the rate limit: a refused request still counts). */
+export function installTierGate(app: FastifyInstance): void {
+  app.addHook('preHandler', async (req) => {
+    const min = req.routeOptions.config?.minTier;
+    if (min) gate(req, min);
+  });
+}
+
+/** The same gate as a route-level preHandler: `preHandler: requireTier('pro')`. */
+export function requireTier(min: Tier) {
+  return async (req: FastifyRequest) => gate(req, min);
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import Big from 'big.js';
+import { CURRENCIES, decimalsOf } from '../../src/domain/currencies.js';
+import { convert, parseRateCsv, rateTableToCsv } from '../../src/domain/fx.js';
+import { changePct, formatMoney, fromMinor, parseDecimal, toMinor } from '../../src/domain/money.js';
+import { shippedRates } from '../../src/catalog/fx-service.js';
+
+const rates = shippedRates();
+const amount = fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: 0, max: 99 }))
+  .map(([i, f]) => new Big(`${i}.${String(f).padStart(2, '0')}`));
+const currency = fc.constantFrom(...CURRENCIES);
+
+describe('money', () => {
+  it('formats with the currency\'s own decimals (VND, IDR, JPY have none)', () => {
+    expect(formatMoney(new Big('22490000.4'), 'VND')).toBe('22490000');
+    expect(formatMoney(new Big('1999.5'), 'IDR')).toBe('2000');
+    expect(formatMoney(new Big('12.345'), 'SGD')).toBe('12.35');
+    expect(formatMoney(new Big('0.1').plus('0.2'), 'USD')).toBe('0.30');
+  });
+
+  it('parses decimal strings and JSON numbers exactly, and refuses everything else', () => {
+    expect(parseDecimal('19.99')!.toString()).toBe('19.99');
+    expect(parseDecimal(0.1)!.plus(parseDecimal(0.2)!).toString()).toBe('0.3');
+    for (const bad of ['1e5', 'abc', '', '1.2.3', NaN, Infinity, null, {}, '12,50']) expect(parseDecimal(bad)).toBeNull();
+  });
+
+  it('minor units round-trip exactly for every currency', () => {
+    fc.assert(fc.property(amount, currency, (a, c) => {
+      const rounded = new Big(formatMoney(a, c));
+      expect(fromMinor(toMinor(a, c), c).eq(rounded)).toBe(true);
+    }));
+  });
+
+  it('formatted amounts always carry exactly the currency\'s decimals', () => {
+    fc.assert(fc.property(amount, currency, (a, c) => {
+      const text = formatMoney(a, c);
+      const decimals = text.includes('.') ? text.split('.')[1].length : 0;
+      expect(decimals).toBe(decimalsOf(c));
+    }));
+  });
+
+  it('converting to the same currency is the identity, and conversion is monotonic', () => {
+    fc.assert(fc.property(amount, amount, currency, currency, (a, b, from, to) => {
+      expect(convert(a, from, from, rates).eq(a)).toBe(true);
+      const [lo, hi] = a.lte(b) ? [a, b] : [b, a];
+      expect(convert(lo, from, to, rates).lte(convert(hi, from, to, rates))).toBe(true);
+    }));
+  });
+
+  it('a round trip through another currency stays within one unit of rounding', () => {
+    fc.assert(fc.property(amount, (a) => {
+      const there = convert(a, 'SGD', 'USD', rates);
+      const back = convert(there, 'USD', 'SGD', rates);
+      expect(back.minus(a).abs().lte(new Big('0.02'))).toBe(true);
+    }));
+  });
+
+  it('change percentages are signed, exact to 2 decimals', () => {
+    expect(changePct(new Big('100'), new Big('90'))).toBe(-10);
+    expect(changePct(new Big('3'), new Big('4'))).toBe(33.33);
+  });
+});
+
+describe('rate table', () => {
+  it('round-trips through its CSV form and names its date and source', () => {
+    const again = parseRateCsv(rateTableToCsv(rates));
+    expect(again.date).toBe('2025-06-30');
+    expect(again.source).toMatch(/European Central Bank/);
+    for (const c of CURRENCIES) expect(again.perEur[c].eq(rates.perEur[c])).toBe(true);
+  });
+
+  it('refuses a partial or malformed table with the line named', () => {
+    expect(() => parseRateCsv('# date: 2025-01-01\ncurrency,per_eur\nUSD,1.1\n')).toThrow(/missing currencies/);
+    expect(() => parseRateCsv('# date: 2025-01-01\nXXX,1\n')).toThrow(/line 2: unknown currency XXX/);
+    expect(() => parseRateCsv(rateTableToCsv(rates).replace('USD,1.172', 'USD,-1'))).toThrow(/positive decimal/);
+  });
+});

@@ -1,0 +1,39 @@
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createContainer, type Container } from '../../src/container.js';
+import type { Tier } from '../../src/store/types.js';
+import { FakeClock } from './clock.js';
+
+export interface Harness {
+  app: App;
+  c: Container;
+  clock: FakeClock;
+  /** A fresh key of the tier, and its Authorization header. */
+  key(tier?: Tier): Promise<{ key: string; headers: { authorization: string } }>;
+  /** Imports NDJSON lines (objects are stringified) through the real ingest path. */
+  ingest(lines: Array<object | string>): ReturnType<Container['ingest']['ingestStream']>;
+  close(): Promise<void>;
+}
+
+export async function makeHarness(env: Record<string, string> = {}, clock = new FakeClock()): Promise<Harness> {
+  const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', CATALOG_DEMO: 'off', ...env });
+  const c = await createContainer(config, { clock });
+  const app = await buildApp(c);
+  await app.ready();
+  const { Readable } = await import('node:stream');
+  return {
+    app, c, clock,
+    async key(tier: Tier = 'pro') {
+      const { apiKey } = await c.keys.create({ tier, name: 'test', verified: tier !== 'unverified' });
+      return { key: apiKey, headers: { authorization: `Bearer ${apiKey}` } };
+    },
+    ingest(lines) {
+      const text = lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
+      return c.ingest.ingestStream(Readable.from([text]), { now: () => clock.now() });
+    },
+    async close() {
+      await app.close();
+      await c.close();
+    },
+  };
+}

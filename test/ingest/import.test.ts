@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHarness, type Harness } from '../helpers/app.js';
+import { rec } from '../helpers/records.js';
+
+let h: Harness;
+beforeEach(async () => { h = await makeHarness(); });
+afterEach(async () => { await h.close(); });
+
+describe('import', () => {
+  it('stores the good lines and reports each bad one with its line number and field', async () => {
+    const s = await h.ingest([
+      rec({ sku: 'A' }),
+      '{not json',
+      rec({ sku: 'B', price: 'abc' }),
+      rec({ sku: 'C', currency: 'XYZ' }),
+      rec({ sku: 'D' }),
+      { source: 'shopee_sg', sku: 'E' },
+    ]);
+    expect(s).toMatchObject({ inserted: 2, rejected: 4 });
+    expect(s.rejections).toEqual([
+      { line: 2, field: '(line)', reason: 'not valid JSON' },
+      { line: 3, field: 'price', reason: expect.stringMatching(/decimal/) },
+      { line: 4, field: 'currency', reason: 'unsupported currency XYZ' },
+      { line: 6, field: 'title', reason: expect.stringMatching(/required/) },
+    ]);
+    expect(await h.c.store.catalog.count()).toBe(2);
+  });
+
+  it('re-importing the same file changes nothing', async () => {
+    const lines = [rec({ sku: 'A' }), rec({ sku: 'B', price: '10.00' })];
+    await h.ingest(lines);
+    const events = await h.c.store.events.lastId();
+    const again = await h.ingest(lines);
+    expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 2, rejected: 0 });
+    expect(await h.c.store.events.lastId()).toBe(events);
+  });
+
+  it('a changed price updates the listing, appends an observation and a price_change event', async () => {
+    await h.ingest([rec({ sku: 'A', price: '100.00', observed_at: '2026-11-01T00:00:00Z' })]);
+    const s = await h.ingest([rec({ sku: 'A', price: '90.00', observed_at: '2026-11-02T00:00:00Z' })]);
+    expect(s).toMatchObject({ updated: 1, inserted: 0 });
+    const [l] = await h.c.catalog.findBySku('A');
+    expect(l.price).toBe('90.00');
+    expect(l.priceTrend).toBe('down');
+    const obs = await h.c.store.catalog.observations(l.id, '2026-01-01T00:00:00Z', { limit: 10, offset: 0 });
+    expect(obs.entries.map((e) => e.price)).toEqual(['90.00', '100.00']);
+    const events = await h.c.store.events.readAfter(0, 10);
+    const change = events.find((e) => e.kind === 'price_change')!;
+    expect(change.payload).toMatchObject({ product_id: l.id, old_price: '100.00', new_price: '90.00', change_pct: -10 });
+  });
+
+  it('a stock change is its own event; an older observation never overwrites newer data', async () => {
+    await h.ingest([rec({ sku: 'A', observed_at: '2026-11-02T00:00:00Z' })]);
+    await h.ingest([rec({ sku: 'A', in_stock: false, observed_at: '2026-11-03T00:00:00Z' })]);
+    const old = await h.ingest([rec({ sku: 'A', price: '1.00', observed_at: '2026-10-01T00:00:00Z' })]);
+    expect(old.unchanged).toBe(1);
+    const [l] = await h.c.catalog.findBySku('A');
+    expect(l.inStock).toBe(false);
+    expect(l.price).toBe('499.00');
+    const kinds = (await h.c.store.events.readAfter(0, 10)).map((e) => e.kind);
+    expect(kinds).toEqual(['product_update', 'product_update', 'stock_change']);
+  });
+
+  it('normalizes money exactly: native decimals, SGD and USD', async () => {
+    await h.ingest([rec({ sku: 'V', price: 22490000, currency: 'VND', source: 'tiki_vn', country_code: 'VN' })]);
+    const [l] = await h.c.catalog.findBySku('V');
+    expect(l.price).toBe('22490000');
+    expect(l.priceSgd).toMatch(/^\d+\.\d{2}$/);
+    expect(l.priceUsd).toMatch(/^\d+\.\d{2}$/);
+    expect(l.region).toBe('vn');
+  });
+
+  it('accepts the alias fields name, buy_url and barcode', async () => {
+    const s = await h.ingest([{ source: 'lazada_my', sku: 'X', name: 'Xiaomi Redmi Note 13', price: '799', currency: 'MYR', buy_url: 'https://lazada.com.my/x', barcode: '6941812756072' }]);
+    expect(s.inserted).toBe(1);
+    const [l] = await h.c.catalog.findBySku('X');
+    expect(l).toMatchObject({ title: 'Xiaomi Redmi Note 13', url: 'https://lazada.com.my/x', gtin: '6941812756072', price: '799.00', countryCode: 'MY' });
+  });
+});
