@@ -1,0 +1,133 @@
+/**
+ * `npm run bench -- --listings N [--store sqlite|postgres] [--duration S]`
+ * Generates N listings, imports them through the real CLI, starts the service, and loads it with
+ * autocannon at 32 connections: id detail, SKU detail, listing (20), search (a fixed mix of one- to
+ * three-word queries including words in >10% of titles), plus a bare Fastify handler returning
+ * 1 KB of JSON as the ceiling. Prints req/s, p50, p99, ratio to the ceiling, import lines/s and the
+ * server's peak RSS.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { generateDemoRecords } from '../src/catalog/demo/generate.js';
+
+const { values: args } = parseArgs({
+  options: {
+    listings: { type: 'string', default: '100000' },
+    store: { type: 'string', default: 'sqlite' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const N = Number(args.listings);
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const root = join(import.meta.dirname, '..');
+const out = join(root, 'bench', 'out');
+mkdirSync(out, { recursive: true });
+const file = join(out, `catalog-${N}.ndjson`);
+
+async function generate(): Promise<{ skus: string[]; titles: string[] }> {
+  const stream = createWriteStream(file);
+  const skus: string[] = [];
+  const titles: string[] = [];
+  let i = 0;
+  for (const r of generateDemoRecords({ listings: N, seed: 1, historyDays: 0, now: new Date() })) {
+    if (!stream.write(JSON.stringify(r) + '\n')) await new Promise((res) => stream.once('drain', res));
+    if (i++ % Math.max(1, Math.floor(N / 5000)) === 0) { skus.push(String(r.sku)); titles.push(String(r.title)); }
+  }
+  await new Promise<void>((res) => stream.end(() => res()));
+  return { skus, titles };
+}
+
+/** One- to three-word queries: the 4 commonest title words (each in >10% of titles when the catalog has them), 4 mid, 4 pairs/triples. */
+function queryMix(titles: string[]): string[] {
+  const df = new Map<string, number>();
+  for (const t of titles) for (const w of new Set(t.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? [])) df.set(w, (df.get(w) ?? 0) + 1);
+  const byFreq = [...df.entries()].sort((a, b) => b[1] - a[1]);
+  const common = byFreq.slice(0, 4).map(([w]) => w);
+  const mid = byFreq.slice(Math.floor(byFreq.length * 0.05), Math.floor(byFreq.length * 0.05) + 4).map(([w]) => w);
+  const multi = titles.slice(0, 4).map((t, i) => (t.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? []).slice(0, 2 + (i % 2)).join(' '));
+  console.log(`query mix: common ${common.map((w) => `${w} (${Math.round((df.get(w)! / titles.length) * 100)}%)`).join(', ')}; mid ${mid.join(', ')}; multi ${multi.join(' | ')}`);
+  return [...common, ...mid, ...multi];
+}
+
+function databaseUrl(): string {
+  if (args.store === 'postgres') {
+    const schema = `bench_${process.pid}`;
+    spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-c', `DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`], { stdio: 'ignore' });
+    return `${process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'}?schema=${schema}`;
+  }
+  const db = join(out, `bench-${N}.db`);
+  rmSync(db, { force: true }); rmSync(`${db}-wal`, { force: true }); rmSync(`${db}-shm`, { force: true });
+  return `sqlite:${db}`;
+}
+
+function cli(env: NodeJS.ProcessEnv, argv: string[]): string {
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'catalog.js'), ...argv], { env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0 && argv[0] !== 'import') throw new Error(`catalog ${argv.join(' ')} failed: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+async function load(name: string, url: string, paths: string[], headers: Record<string, string>) {
+  let i = 0;
+  const r = await autocannon({
+    url, connections: CONNECTIONS, duration: DURATION, headers,
+    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+  });
+  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+function rssPeakMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+async function main() {
+  console.log(`generating ${N} listings...`);
+  const { skus, titles } = await generate();
+  const env = { ...process.env, DATABASE_URL: databaseUrl(), CATALOG_DEMO: 'off', LOG_LEVEL: 'warn', PORT: '18765', HOST: '127.0.0.1' };
+  cli(env, ['migrate']);
+  const t0 = Date.now();
+  const imported = cli(env, ['import', file, '--batch', '2000']);
+  const importSecs = (Date.now() - t0) / 1000;
+  console.log(imported.split('\n').pop());
+  const key = cli(env, ['keys', 'create', '--tier', 'enterprise', '--name', 'bench']).split('\n').pop()!;
+  // Rate limits would cap the load test itself: the bench key's tier is unlimited for this run.
+  const tiers = join(out, 'tiers.json');
+  createWriteStream(tiers).end(JSON.stringify({ enterprise: { per_minute: 100_000_000, per_day: null } }));
+  const server: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'catalog.js'), 'serve'], { env: { ...env, TIERS_FILE: tiers }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const base = 'http://127.0.0.1:18765';
+  for (let i = 0; i < 100; i++) { try { if ((await fetch(`${base}/health`)).ok) break; } catch { /* starting */ } await new Promise((r) => setTimeout(r, 200)); }
+  const headers = { authorization: `Bearer ${key}` };
+  const maxId = N;
+  const ids = Array.from({ length: 2000 }, (_, i) => `/v1/products/${1 + ((i * 7919) % maxId)}`);
+  const skuPaths = skus.map((s) => `/v1/products/${encodeURIComponent(s)}?nc=${Math.random().toString(36).slice(2, 6)}`);
+  const listing = Array.from({ length: 200 }, (_, i) => `/v1/products?limit=20&offset=${i * 20}`);
+  const search = queryMix(titles).map((q) => `/v1/search?q=${encodeURIComponent(q)}&limit=20`);
+
+  const bare = Fastify();
+  const kb = { data: 'x'.repeat(1000) };
+  bare.get('/bare', async () => kb);
+  await bare.listen({ port: 18766, host: '127.0.0.1' });
+  const results = [await load('bare fastify 1KB (ceiling)', 'http://127.0.0.1:18766', ['/bare'], {})];
+  await bare.close();
+  results.push(await load('id detail', base, ids, headers));
+  results.push(await load('SKU detail', base, skuPaths, headers));
+  results.push(await load('listing (20)', base, listing, headers));
+  results.push(await load('search (limit 20, mix)', base, search, headers));
+  const rss = rssPeakMb(server.pid!);
+  server.kill('SIGTERM');
+  const ceiling = results[0].rps;
+  console.log(`\nstore ${args.store}, ${N} listings, ${CONNECTIONS} connections, ${DURATION}s each`);
+  console.log('| endpoint | req/s | p50 ms | p99 ms | of ceiling | errors |\n|---|---|---|---|---|---|');
+  for (const r of results) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${((r.rps / ceiling) * 100).toFixed(1)}% | ${r.errors} |`);
+  console.log(`\nimport: ${N} lines in ${importSecs.toFixed(1)} s = ${Math.round(N / importSecs)} lines/s; server peak RSS ${rss} MB`);
+  if (!args.keep && args.store === 'sqlite') rmSync(file, { force: true });
+}
+
+await main();
