@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
-import type { ListingFilter, SearchQuery, SortKey, Store } from '../../src/store/types.js';
+import type { ListingFilter, PageCursor, SearchQuery, SortKey, Store } from '../../src/store/types.js';
 import { ingest } from '../store/contract.js';
 import { schemaFactory } from './env.js';
 
@@ -76,8 +76,8 @@ describe('SQLite and PostgreSQL agree on the same data', () => {
 
   it('keyset pages, categories, observations and group stats', async () => {
     for (const sort of ['newest', 'price_asc', 'price_desc'] as const) {
-      let ca = null;
-      let cb = null;
+      let ca: PageCursor | null = null;
+      let cb: PageCursor | null = null;
       for (let i = 0; i < 3; i++) {
         const [pa, pb] = await Promise.all([sqlite.catalog.page({ inStock: true }, sort, ca, 25, 0), postgres.catalog.page({ inStock: true }, sort, cb, 25, 0)]);
         expect(pb.total).toBe(pa.total);

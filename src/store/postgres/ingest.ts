@@ -7,7 +7,7 @@ import { listingUuid } from '../derived.js';
 import type { IngestBatchResult } from '../types.js';
 import { toListing, type ListingRow } from '../sqlite/rows.js';
 import { LISTING_COLUMNS, WRITE_COLUMNS, stateValues, writePlaceholder } from './columns.js';
-import { RETRYABLE, numbered, one, rows, type Db } from './sql.js';
+import { RETRYABLE, numbered, one, rows, statement, type Db } from './sql.js';
 
 /** Candidates considered per listing, as the SQLite writer takes them. */
 const MAX_CANDIDATES = 40;
@@ -23,14 +23,13 @@ const INSERT = `INSERT INTO listings (id, uuid, created_at, group_id, match_prof
 const UPDATE = `UPDATE listings SET ${WRITE_COLUMNS.map((c) => `${c} = ${writePlaceholder(c)}`).join(', ')},
   group_id = CASE WHEN ?::boolean THEN coalesce(?::bigint, id) ELSE group_id END,
   match_profile = CASE WHEN ?::boolean THEN ? ELSE match_profile END WHERE id = ?`;
-// One round trip for everything else a record writes: block keys, its observation, its events.
-const AUX = `WITH d AS (DELETE FROM block_keys WHERE ?::boolean AND listing_id = ? AND key <> ALL(?::text[])),
-  k AS (INSERT INTO block_keys (key, listing_id) SELECT DISTINCT x, ?::bigint FROM unnest(?::text[]) x ON CONFLICT DO NOTHING),
-  o AS (INSERT INTO observations (listing_id, observed_at, price, currency, source) SELECT ?::bigint, ?, ?, ?, ? WHERE ?::boolean
-    ON CONFLICT (listing_id, observed_at) DO UPDATE SET price = excluded.price, currency = excluded.currency, source = excluded.source),
-  e AS (INSERT INTO events (kind, listing_id, payload, created_at)
-    SELECT t.kind, ?::bigint, t.payload, ? FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS t(kind, payload, n) ORDER BY t.n)
-  SELECT 1`;
+const KEYS = `WITH d AS (DELETE FROM block_keys WHERE listing_id = ? AND key <> ALL(?::text[]))
+  INSERT INTO block_keys (key, listing_id) SELECT DISTINCT x, ?::bigint FROM unnest(?::text[]) x ON CONFLICT DO NOTHING`;
+// One round trip for a record's observation and events.
+const OBSERVE_AND_EVENTS = `WITH o AS (INSERT INTO observations (listing_id, observed_at, price, currency, source) SELECT ?::bigint, ?, ?, ?, ? WHERE ?::boolean
+    ON CONFLICT (listing_id, observed_at) DO UPDATE SET price = excluded.price, currency = excluded.currency, source = excluded.source)
+  INSERT INTO events (kind, listing_id, payload, created_at)
+    SELECT t.kind, ?::bigint, t.payload, ? FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS t(kind, payload, n) ORDER BY t.n`;
 const CANDIDATES = `SELECT c.id, c.group_id, c.match_profile FROM unnest(?::text[]) WITH ORDINALITY AS k(key, n)
   CROSS JOIN LATERAL (SELECT l.id, l.group_id, l.match_profile FROM block_keys b JOIN listings l ON l.id = b.listing_id
     WHERE b.key = k.key AND b.listing_id <> ? ORDER BY b.listing_id LIMIT ${MAX_CANDIDATES}) c ORDER BY k.n, c.id`;
@@ -91,19 +90,19 @@ export class PgIngestWriter {
         if (plan.regroup) ({ group, profile, keys } = await this.chooseGroup(db, id, plan.state));
         const values = stateValues(plan.state);
         if (prev) {
-          await db.query(numbered(UPDATE), [...values, plan.regroup, group, plan.regroup, profile, id]);
+          await db.query({ ...statement(UPDATE), values: [...values, plan.regroup, group, plan.regroup, profile, id] });
         } else {
-          id = (await one<{ id: number }>(db, INSERT, [uuid, r.observedAt, plan.regroup, group, profile, ...values]))!.id;
+          id = (await one<{ id: number }>(db, INSERT, [uuid, r.observedAt, plan.regroup, group, profile, ...values], true))!.id;
           inserted++;
         }
       }
       const drafts = plan.events.map((draft) => draft(id, uuid));
-      if (plan.regroup || plan.observe || drafts.length) {
-        await db.query(numbered(AUX), [
-          plan.regroup, id, keys, id, keys,
-          id, r.observedAt, r.price, r.currency, r.source, plan.observe,
-          id, r.observedAt, drafts.map((e) => e.kind), drafts.map((e) => JSON.stringify(e.payload)),
-        ]);
+      if (plan.regroup) await db.query({ ...statement(KEYS), values: [id, keys, id, keys] });
+      if (plan.observe || drafts.length) {
+        await db.query({
+          ...statement(OBSERVE_AND_EVENTS),
+          values: [id, r.observedAt, r.price, r.currency, r.source, plan.observe, id, r.observedAt, drafts.map((e) => e.kind), drafts.map((e) => JSON.stringify(e.payload))],
+        });
       }
       events += drafts.length;
       outcomes.push({ line: r.line, outcome: plan.outcome, id });
@@ -141,7 +140,7 @@ export class PgIngestWriter {
   }
 
   private async find(db: Db, source: string, sku: string): Promise<Listing | null> {
-    const row = await one<ListingRow>(db, `SELECT ${LISTING_COLUMNS} FROM listings l WHERE source = ? AND sku = ?`, [source, sku]);
+    const row = await one<ListingRow>(db, `SELECT ${LISTING_COLUMNS} FROM listings l WHERE source = ? AND sku = ?`, [source, sku], true);
     return row ? toListing(row) : null;
   }
 
@@ -152,7 +151,7 @@ export class PgIngestWriter {
       history.delete(id); // used once: a later record of the same listing reads the table, which has this batch's writes
       return pre.filter((o) => o.at >= since).map((o) => o.price);
     }
-    return (await rows<{ price: string }>(db, 'SELECT price FROM observations WHERE listing_id = ? AND observed_at >= ? ORDER BY observed_at', [id, since]))
+    return (await rows<{ price: string }>(db, 'SELECT price FROM observations WHERE listing_id = ? AND observed_at >= ? ORDER BY observed_at', [id, since], true))
       .map((o) => o.price);
   }
 
@@ -163,7 +162,7 @@ export class PgIngestWriter {
     const keys = blockingKeys(profile);
     const seen = new Set<number>();
     const candidates: Array<{ id: number; groupId: number; profile: MatchProfile }> = [];
-    const found = keys.length ? await rows<{ id: number; group_id: number; match_profile: string | null }>(db, CANDIDATES, [keys, id]) : [];
+    const found = keys.length ? await rows<{ id: number; group_id: number; match_profile: string | null }>(db, CANDIDATES, [keys, id], true) : [];
     // As on SQLite: keys come most selective first, the first MAX_CANDIDATES distinct listings win, then id order.
     for (const c of found) {
       if (candidates.length >= MAX_CANDIDATES) break;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 export type Db = pg.Pool | pg.PoolClient;
@@ -12,12 +13,28 @@ export function numbered(text: string): string {
   return text.replace(/\?/g, () => `$${++i}`);
 }
 
-export async function rows<T>(db: Db, text: string, params: unknown[] = []): Promise<T[]> {
-  return (await db.query(numbered(text), params)).rows as T[];
+const prepared = new Map<string, { name: string; text: string }>();
+
+/**
+ * A fixed statement, prepared once per connection (pg keys it by name): hot paths skip parsing
+ * and planning. Only for texts that do not vary with the input, or the map would grow.
+ */
+export function statement(text: string): { name: string; text: string } {
+  let s = prepared.get(text);
+  if (!s) {
+    s = { name: `s${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text: numbered(text) };
+    prepared.set(text, s);
+  }
+  return s;
 }
 
-export async function one<T>(db: Db, text: string, params: unknown[] = []): Promise<T | undefined> {
-  return (await db.query(numbered(text), params)).rows[0] as T | undefined;
+export async function rows<T>(db: Db, text: string, params: unknown[] = [], prepare = false): Promise<T[]> {
+  const res = prepare ? await db.query({ ...statement(text), values: params }) : await db.query(numbered(text), params);
+  return res.rows as T[];
+}
+
+export async function one<T>(db: Db, text: string, params: unknown[] = [], prepare = false): Promise<T | undefined> {
+  return (await rows<T>(db, text, params, prepare))[0];
 }
 
 /** A WHERE condition from the shared builder, which says `1` for "no condition". */
