@@ -63,7 +63,7 @@ export function slugOf(text: string): string {
   let dash = false;
   for (let k = 0; k < text.length; k++) {
     let c = text.charCodeAt(k);
-    if (c > 127) return slugOf(text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[đĐ]/g, 'd').replace(/[^\x00-\x7f]/g, ' '));
+    if (c > 127) return slugOf(foldAccents(text));
     if (c >= 65 && c <= 90) c += 32;
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
       if (dash && out.length) out += '-';
@@ -73,5 +73,13 @@ export function slugOf(text: string): string {
       dash = true;
     }
   }
+  return out;
+}
+
+/** Latin letters without their accents; anything still outside ASCII (Thai) becomes a space. */
+function foldAccents(text: string): string {
+  const folded = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[đĐ]/g, 'd');
+  let out = '';
+  for (let k = 0; k < folded.length; k++) out += folded.charCodeAt(k) > 127 ? ' ' : folded[k];
   return out;
 }
