@@ -16,7 +16,7 @@ import type { MatchProfile } from './types.js';
 import { COLOUR_WORDS, WEAK_WORDS } from './vocabulary.js';
 
 /** Most keys one listing gets. */
-export const MAX_KEYS = 4;
+export const MAX_KEYS = 6;
 /** Candidates the caller should read (over all keys, in key order) before it stops. */
 export const MAX_CANDIDATES = 40;
 

@@ -16,7 +16,7 @@ export const WEIGHTS: Readonly<{ bias: number } & PairFeatures> = {
   leadShared: 0.5,
   gtinEqual: 8,
   gtinDifferent: -1.5,
-  codeSharedStrong: 2,
+  codeSharedStrong: 4.5,
   codeSharedWeak: 0,
   codeStrongConflict: -2,
   codeWeakConflict: -0.5,

@@ -3,7 +3,7 @@
 
 const LATIN_WITH_MARKS = /(\p{Script=Latin})\p{M}+/gu;
 // ASCII titles (most of a Western catalogue) skip Unicode normalisation and Unicode-property regexes.
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
 // Thai block U+0E00-U+0E7F: only titles containing it pay for Intl.Segmenter.
 const THAI_CHAR = /[\u0e00-\u0e7f]/;
 // Intl.Segmenter knows Thai word boundaries (Thai is written without spaces); created once because
