@@ -48,6 +48,36 @@ keys.command('create').requiredOption('--tier <tier>', `one of ${TIERS.join(', '
     await c.close();
   });
 
+keys.command('set-tier').argument('<key>', 'key id or key prefix (ck_xxxxxx)').requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`, tierArg)
+  .description('change a key\'s tier: an upgrade applies now, a downgrade at the end of the billing cycle')
+  .action(async (ref: string, opts: { tier: Tier }) => {
+    const c = await createContainer(loadConfig());
+    const r = await c.keyAdmin.setTier(ref, opts.tier);
+    if (!r.ok) {
+      console.error(`keys set-tier: ${r.reason === 'ambiguous' ? 'several active keys have this prefix; use the key id' : 'no active key with this id or prefix'}`);
+      process.exitCode = 1;
+    } else {
+      console.log(r.effective === 'now' ? `key #${r.key.id} (${r.key.prefix}…) is now ${r.key.tier}`
+        : `key #${r.key.id} (${r.key.prefix}…) stays ${r.key.tier} until ${r.at}, then ${r.key.pendingTier}`);
+    }
+    await c.close();
+  });
+keys.command('rotate').argument('<key>', 'key id or key prefix (ck_xxxxxx)')
+  .description('revoke a key and issue its replacement (same tier and account); prints the new key alone on the last line')
+  .action(async (ref: string) => {
+    const c = await createContainer(loadConfig());
+    const found = await c.keyAdmin.resolve(ref);
+    const r = found.ok ? await c.keyAdmin.rotate(found.key) : null;
+    if (!r?.ok) {
+      console.error('keys rotate: no active key with this id or prefix (or the prefix is ambiguous)');
+      process.exitCode = 1;
+    } else {
+      console.log(`key #${found.ok ? found.key.id : ''} revoked; new key #${r.record.id} (${r.record.prefix}…) tier ${r.record.tier}`);
+      console.log(r.apiKey);
+    }
+    await c.close();
+  });
+
 program.command('demo').description('load the generated demo catalog into the store')
   .option('--listings <n>', 'how many listings', (v) => Number(v), 20000).option('--seed <n>', 'generator seed', (v) => Number(v), 42)
   .action(async (opts: { listings: number; seed: number }) => {
