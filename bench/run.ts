@@ -37,7 +37,7 @@ async function generate(): Promise<{ skus: string[]; titles: string[] }> {
   const titles: string[] = [];
   let i = 0;
   for (const r of generateDemoRecords({ listings: N, seed: 1, historyDays: 0, now: new Date() })) {
-    if (!stream.write(JSON.stringify(r) + '\n')) await new Promise((res) => stream.once('drain', res));
+    if (!stream.write(JSON.stringify(r) + '\n')) await new Promise<void>((res) => stream.once('drain', () => res()));
     if (i++ % Math.max(1, Math.floor(N / 5000)) === 0) { skus.push(String(r.sku)); titles.push(String(r.title)); }
   }
   await new Promise<void>((res) => stream.end(() => res()));

@@ -24,7 +24,8 @@ export function parseRateCsv(text: string): RateTable {
     if (!line) return;
     if (line.startsWith('#')) {
       const m = /^#\s*(date|source)\s*:\s*(.+)$/i.exec(line);
-      if (m) m[1].toLowerCase() === 'date' ? (date = m[2].trim()) : (source = m[2].trim());
+      if (m?.[1].toLowerCase() === 'date') date = m[2].trim();
+      else if (m) source = m[2].trim();
       return;
     }
     const [code, rate] = line.split(',').map((s) => s.trim());

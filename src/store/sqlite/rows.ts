@@ -1,6 +1,5 @@
 import type { Currency } from '../../domain/currencies.js';
 import type { Listing } from '../../domain/listing.js';
-import type { ListingState } from '../../domain/ingest-rules.js';
 
 /** A listings row as SQLite returns it. */
 export interface ListingRow {
