@@ -3,7 +3,7 @@
 // priceLogRatio are capped so one long title or one odd price cannot dominate.
 
 import {
-  brandSignal, codeSignal, descriptionCodeShared, gtinSignal, priceSignal, setAgreement, type CodeSignal,
+  brandSignal, codeSignal, descriptionCodeShared, gtinSignal, numberAgreement, priceSignal, setAgreement, type CodeSignal,
 } from './signals.js';
 import { titleOverlap, type TitleOverlap } from './similarity.js';
 import type { MatchEvidence, MatchProfile } from './types.js';
@@ -29,6 +29,8 @@ export interface PairFeatures {
   editionsDisjoint: number;
   editionsOneSided: number;
   offerKindsDiffer: number;
+  /** Both name platforms and none agree ("mac" vs "win"). */
+  platformsDisjoint: number;
   priceOk: number;
   priceSuspicious: number;
   priceLogRatio: number;
@@ -82,7 +84,7 @@ export function pairSignals(a: MatchProfile, b: MatchProfile): PairSignals {
   const brand = brandSignal(a, b);
   const code = codeSignal(a, b);
   const price = priceSignal(a, b);
-  const numbers = setAgreement(a.numbers, b.numbers);
+  const numbers = numberAgreement(a.numbers, b.numbers);
   const bothNumbers = a.numbers.length > 0 && b.numbers.length > 0;
   const editions = setAgreement(a.editions, b.editions);
   const features: PairFeatures = {
@@ -105,6 +107,7 @@ export function pairSignals(a: MatchProfile, b: MatchProfile): PairSignals {
     editionsDisjoint: bit(editions === 'disjoint'),
     editionsOneSided: bit(editions === 'partial'),
     offerKindsDiffer: Math.min(2, kindsDiffer(a.offerKinds, b.offerKinds)),
+    platformsDisjoint: bit(setAgreement(a.platforms, b.platforms) === 'disjoint'),
     priceOk: bit(price === 'ok'),
     priceSuspicious: bit(price === 'suspicious'),
     priceLogRatio: priceLogRatio(a, b),

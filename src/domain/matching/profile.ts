@@ -18,6 +18,11 @@ const PLATFORMS = new Set(['mac', 'macintosh', 'pc', 'win', 'windows', 'linux', 
 // Operating-system lists in software titles ("win 98 me 2000 xp") are requirements, not versions.
 const PLATFORM_VERSIONS = new Set(['95', '98', 'me', 'nt', '2000', 'xp', 'vista', '2003', '7', '8', '10', '11']);
 
+// Platform words of software titles, folded to one name per platform.
+const PLATFORM_WORDS: ReadonlyMap<string, string> = new Map([
+  ['mac', 'mac'], ['macintosh', 'mac'], ['osx', 'mac'], ['win', 'win'], ['windows', 'win'], ['pc', 'win'],
+  ['xp', 'win'], ['vista', 'win'], ['linux', 'linux'],
+]);
 const NUMBER_TOKEN = /^\d+(\.\d+)*$/;
 const HAS_DIGIT = /\d/;
 
@@ -110,6 +115,7 @@ export function buildProfile(input: MatchInput): MatchProfile {
   const editions: string[] = [];
   const colours: string[] = [];
   const offerKinds: string[] = [];
+  const platforms: string[] = [];
   const fitsTokens: string[] = [];
   let capacityGb: number | null = null;
   let sizeIn: number | null = null;
@@ -133,6 +139,8 @@ export function buildProfile(input: MatchInput): MatchProfile {
     const edition = EDITION_WORDS.get(t);
     if (edition && !editions.includes(edition)) editions.push(edition);
     if (COLOUR_WORDS.has(t) && !colours.includes(t)) colours.push(t);
+    const platform = PLATFORM_WORDS.get(t);
+    if (platform && !platforms.includes(platform)) platforms.push(platform);
     const kind = OFFER_KIND_WORDS.get(t);
     if (kind && !offerKinds.includes(kind)) offerKinds.push(kind);
     // An accessory noun before "for ..." (or anywhere when there is no "for") marks an accessory.
@@ -176,6 +184,7 @@ export function buildProfile(input: MatchInput): MatchProfile {
     editions,
     colours,
     offerKinds,
+    platforms,
     capacityGb,
     sizeIn,
     quantity: packQuantity(foldedTitle),

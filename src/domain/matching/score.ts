@@ -29,6 +29,7 @@ export const WEIGHTS: Readonly<{ bias: number } & PairFeatures> = {
   editionsDisjoint: -1.9,
   editionsOneSided: -1.05,
   offerKindsDiffer: -1.1,
+  platformsDisjoint: -0.5,
   priceOk: 0.35,
   priceSuspicious: 0,
   priceLogRatio: -2,
@@ -43,7 +44,7 @@ const REASONS: Array<[keyof PairFeatures, string]> = [
   ['brandEqual', 'brand_equal'], ['brandDifferent', 'brand_differs'],
   ['numbersDisjoint', 'version_differs'], ['numbersPartial', 'version_partial'], ['numbersOneSided', 'version_one_sided'],
   ['editionsDisjoint', 'edition_differs'], ['editionsOneSided', 'edition_one_sided'],
-  ['offerKindsDiffer', 'offer_kind_differs'], ['priceOk', 'price_ok'], ['priceSuspicious', 'price_suspicious'],
+  ['offerKindsDiffer', 'offer_kind_differs'], ['platformsDisjoint', 'platform_differs'], ['priceOk', 'price_ok'], ['priceSuspicious', 'price_suspicious'],
 ];
 
 /** Score at/above which an `exact` comparison puts a listing into the candidate's group. */
@@ -67,7 +68,7 @@ export function linearScore(f: PairFeatures): number {
     + w.brandEqual * f.brandEqual + w.brandDifferent * f.brandDifferent
     + w.numbersDisjoint * f.numbersDisjoint + w.numbersPartial * f.numbersPartial + w.numbersOneSided * f.numbersOneSided
     + w.editionsDisjoint * f.editionsDisjoint + w.editionsOneSided * f.editionsOneSided
-    + w.offerKindsDiffer * f.offerKindsDiffer
+    + w.offerKindsDiffer * f.offerKindsDiffer + w.platformsDisjoint * f.platformsDisjoint
     + w.priceOk * f.priceOk + w.priceSuspicious * f.priceSuspicious + w.priceLogRatio * f.priceLogRatio;
 }
 

@@ -82,6 +82,24 @@ export function setAgreement(a: readonly string[], b: readonly string[]): 'agree
   return shared === a.length && shared === b.length ? 'agree' : 'partial';
 }
 
+/** Version numbers agree when equal or when one refines the other ("10.4" ~ "10.4.6"). */
+function versionsAgree(x: string, y: string): boolean {
+  if (x === y) return true;
+  return x.length > y.length ? x.startsWith(y) && x.charCodeAt(y.length) === 46 : y.startsWith(x) && y.charCodeAt(x.length) === 46;
+}
+
+/** setAgreement for version numbers, with refinements counted as agreeing. */
+export function numberAgreement(a: readonly string[], b: readonly string[]): 'agree' | 'partial' | 'disjoint' | 'absent' {
+  if (a.length === 0 && b.length === 0) return 'absent';
+  if (a.length === 0 || b.length === 0) return 'partial';
+  let sharedA = 0;
+  for (const x of a) if (b.some((y) => versionsAgree(x, y))) sharedA += 1;
+  if (sharedA === 0) return 'disjoint';
+  let sharedB = 0;
+  for (const y of b) if (a.some((x) => versionsAgree(x, y))) sharedB += 1;
+  return sharedA === a.length && sharedB === b.length ? 'agree' : 'partial';
+}
+
 /**
  * Prices of one product across shops rarely differ by more than 2.5x; a larger gap hints at an
  * accessory, a bundle, a multi-pack or a different edition. Compared on integer cents

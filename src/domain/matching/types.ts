@@ -35,6 +35,8 @@ export interface MatchProfile {
   /** Edition / language words, canonical ("pro" -> "professional"). */
   editions: string[];
   colours: string[];
+  /** Platforms named ("mac", "win"): software for another platform is another product. */
+  platforms: string[];
   /** Offer kinds ("upgrade", "academic", "refurbished") that make a different purchase. */
   offerKinds: string[];
   /** Largest storage capacity named, in GB (the variant axis for phones, drives, cards). */
