@@ -57,23 +57,15 @@ export function titleFor(rng: Rng, product: DemoProduct, platform: Platform, par
   }
 }
 
+const NON_ASCII = /[^\x20-\x7e]/;
+const SEPARATORS = /[^a-z0-9]+/g;
+
 /** URL path segment from the canonical English words (Vietnamese diacritics folded, đ -> d). */
 export function slugOf(text: string): string {
-  let out = '';
-  let dash = false;
-  for (let k = 0; k < text.length; k++) {
-    let c = text.charCodeAt(k);
-    if (c > 127) return slugOf(foldAccents(text));
-    if (c >= 65 && c <= 90) c += 32;
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (dash && out.length) out += '-';
-      out += String.fromCharCode(c);
-      dash = false;
-    } else {
-      dash = true;
-    }
-  }
-  return out;
+  const slug = (NON_ASCII.test(text) ? foldAccents(text) : text).toLowerCase().replace(SEPARATORS, '-');
+  const from = slug.charCodeAt(0) === 45 ? 1 : 0;
+  const to = slug.charCodeAt(slug.length - 1) === 45 ? slug.length - 1 : slug.length;
+  return from === 0 && to === slug.length ? slug : slug.slice(from, to);
 }
 
 /** Latin letters without their accents; anything still outside ASCII (Thai) becomes a space. */
