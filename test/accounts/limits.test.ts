@@ -160,3 +160,20 @@ describe('limits', () => {
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
   });
 });
+
+describe('documents and errors', () => {
+  it('the account and OAuth routes appear in /openapi.json', async () => {
+    const doc = (await h.app.inject({ url: '/openapi.json' })).json();
+    for (const p of ['/v1/auth/register', '/v1/auth/verify', '/v1/auth/me', '/v1/keys/rotate', '/.well-known/oauth-authorization-server',
+      '/v1/oauth/register', '/v1/oauth/token', '/v1/oauth/revoke', '/v1/oauth/introspect', '/v1/admin/keys/{key}/tier']) {
+      expect(doc.paths[p], p).toBeDefined();
+    }
+  });
+
+  it('limit headers stay on an error answered after the limiter (404)', async () => {
+    const { headers } = await h.key('pro');
+    const res = await h.app.inject({ url: '/v1/products/999999', headers });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['x-ratelimit-remaining']).toBe('3');
+  });
+});
