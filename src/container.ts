@@ -10,13 +10,17 @@ import { SmtpMailer } from './accounts/smtp-mailer.js';
 import { tierLimits } from './accounts/tiers.js';
 import type { RateLimiter } from './limits/limiter.js';
 import { MemoryRateLimiter } from './limits/memory.js';
+import { RedisRateLimiter, requestPathRedis } from './limits/redis.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { CompareService } from './catalog/compare-service.js';
 import { FxService } from './catalog/fx-service.js';
 import { HistoryService } from './catalog/history-service.js';
 import { IngestService } from './catalog/ingest.js';
 import { sqlitePath, type Config } from './config.js';
+import { MemoryBus, type EventBus } from './events/bus.js';
+import { RedisBus } from './events/redis-bus.js';
 import { EventTail } from './events/tail.js';
+import { withIngestHook } from './events/wake.js';
 import { ResponseCache } from './http/cache.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 import type { Store } from './store/types.js';
@@ -39,6 +43,8 @@ export interface Container {
   ingest: IngestService;
   cache: ResponseCache;
   tail: EventTail;
+  /** Instance-to-instance notifications (Redis with REDIS_URL; nothing to tell otherwise). */
+  bus: EventBus;
   close(): Promise<void>;
 }
 
@@ -63,7 +69,8 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
   const keys = new KeyService(store.keys, clock);
   const auth = new Authenticator(keys);
   const keyEvents = new KeyEvents();
-  const quota = new QuotaService(opts.limiter ?? new MemoryRateLimiter(), tierLimits(config), clock);
+  const redisLimiter = !opts.limiter && config.redisUrl ? new RedisRateLimiter(requestPathRedis(config.redisUrl)) : null;
+  const quota = new QuotaService(opts.limiter ?? redisLimiter ?? new MemoryRateLimiter(), tierLimits(config), clock);
   const mailer = opts.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new LogMailer());
   const oauth = new OAuthService(store.oauth, keys, quota, clock);
   auth.use(oauth.verifier());
@@ -75,6 +82,14 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
     cache.invalidate();
     catalog.invalidate();
   });
+  const bus = wireBus(config, tail, keyEvents, () => {
+    cache.invalidate();
+    catalog.invalidate();
+  });
+  const writes = withIngestHook(store.catalog, () => {
+    void tail.poke();
+    void bus.publish({ type: 'events' });
+  });
   return {
     config, clock, store, fx, keys, auth, catalog,
     keyEvents, keyAdmin: new KeyAdmin(store.keys, store.accounts, keyEvents, clock), quota, oauth,
@@ -82,11 +97,41 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
       { perIpPerHour: config.registrationPerIpPerHour, dailyCap: config.registrationDailyCap }, clock),
     compare: new CompareService(catalog),
     history: new HistoryService(store.catalog, now),
-    ingest: new IngestService(store.catalog, () => fx.rates()),
-    cache, tail,
+    ingest: new IngestService(writes, () => fx.rates()),
+    cache, tail, bus,
     async close() {
       tail.stop();
+      await bus.close();
+      await redisLimiter?.close();
       await store.close();
     },
   };
+}
+
+/**
+ * Scale mode: appended events wake every instance's tail (which invalidates its caches and feeds
+ * its streams), and a key revoked on one instance closes its streams on all. A revocation received
+ * from the bus is not sent back out.
+ */
+function wireBus(config: Config, tail: EventTail, keyEvents: KeyEvents, invalidate: () => void): EventBus {
+  if (!config.redisUrl) return new MemoryBus();
+  const bus = new RedisBus(config.redisUrl);
+  void bus.start().catch(() => undefined); // Redis down at start: ioredis keeps retrying and subscribes when it can
+  let remote = false;
+  keyEvents.onAnyRevoked((keyId) => {
+    if (!remote) void bus.publish({ type: 'key_revoked', keyId });
+  });
+  bus.subscribe((m) => {
+    if (m.type === 'events') void tail.poke();
+    if (m.type === 'invalidate') invalidate();
+    if (m.type === 'key_revoked') {
+      remote = true;
+      try {
+        keyEvents.emitRevoked(m.keyId);
+      } finally {
+        remote = false;
+      }
+    }
+  });
+  return bus;
 }

@@ -12,12 +12,17 @@ export class EventTail {
   private last = 0;
   private timer: NodeJS.Timeout | null = null;
   private reading = false;
+  /** Before start() the position is unknown: a poke would replay the whole log, so it waits. */
+  private started = false;
+  /** A poke that came during a read: read once more after it, or the wake-up would wait for the next tick. */
+  private again = false;
   private readonly listeners = new Set<EventListener>();
 
   constructor(private readonly log: EventLogStore, private readonly intervalMs = 500, private readonly batch = 1000) {}
 
   async start(): Promise<void> {
     this.last = await this.log.lastId();
+    this.started = true;
     this.timer = setInterval(() => void this.poke(), this.intervalMs);
     this.timer.unref();
   }
@@ -32,7 +37,11 @@ export class EventTail {
   }
 
   async poke(): Promise<void> {
-    if (this.reading) return;
+    if (!this.started) return;
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
     this.reading = true;
     try {
       for (;;) {
@@ -46,6 +55,10 @@ export class EventTail {
       // The store is unreachable for a moment; the next tick tries again from the same position.
     } finally {
       this.reading = false;
+      if (this.again) {
+        this.again = false;
+        void this.poke();
+      }
     }
   }
 
