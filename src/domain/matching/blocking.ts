@@ -10,10 +10,10 @@
 // Keys come back ordered from most to least selective and at most MAX_KEYS of them; the caller
 // reads candidates key by key in that order and stops at MAX_CANDIDATES.
 
-import { codeStem, isStrongCode } from './model-codes.js';
+import { codeStem, isModelCode, isStrongCode } from './model-codes.js';
 import { parseUnitToken } from './text.js';
 import type { MatchProfile } from './types.js';
-import { COLOUR_WORDS, WEAK_WORDS } from './vocabulary.js';
+import { BRAND_NOISE, COLOUR_WORDS, WEAK_WORDS } from './vocabulary.js';
 
 /** Most keys one listing gets. */
 export const MAX_KEYS = 6;
@@ -21,12 +21,14 @@ export const MAX_KEYS = 6;
 export const MAX_CANDIDATES = 40;
 
 const MAX_CODE_KEYS = 2;
+const SINGLE_WORD_KEYS = 2;
 const MAX_TITLE_WORDS = 6;
 const HAS_DIGIT = /\d/;
 
 /** Words that can form title keys: not filler, colour, unit or fragment, not the brand itself. */
 function isBlockingWord(t: string, brand: string | null): boolean {
-  return t.length >= 2 && t !== brand && t !== 'for' && t !== 'with' && !COLOUR_WORDS.has(t) && parseUnitToken(t) === null;
+  return t.length >= 2 && t !== brand && t !== 'for' && t !== 'with' && !COLOUR_WORDS.has(t) && !BRAND_NOISE.has(t)
+    && parseUnitToken(t) === null && !(isStrongCode(t) && isModelCode(t));
 }
 
 /** Rough selectivity of a title word: numbers and codes split product lines, weak words do not. */
@@ -79,8 +81,17 @@ export function blockingKeys(p: MatchProfile): string[] {
     }
   }
   pairs.sort((x, y) => y.rank - x.rank || x.at - y.at);
-  for (const pair of pairs) push(pair.key);
-  // A one-word title ("spelling") still needs a key or it could never be matched.
-  if (words.length === 1) push(`t:${words[0]}`);
+  // The last SINGLE_WORD_KEYS slots go to single naming words ("captivate", "mozy"): a terse title
+  // ("adobe captivate 2.0") shares no word pair with a verbose one, but it shares its name.
+  const singles: string[] = [];
+  for (const w of words) {
+    if (singles.length >= SINGLE_WORD_KEYS) break;
+    if (!WEAK_WORDS.has(w) && w.length >= 3 && !HAS_DIGIT.test(w)) singles.push(`t:${w}`);
+  }
+  if (singles.length === 0 && words.length === 1) singles.push(`t:${words[0]}`);
+  const pairRoom = MAX_KEYS - keys.length - singles.length;
+  for (let i = 0; i < pairs.length && i < pairRoom; i += 1) push(pairs[i].key);
+  for (const k of singles) push(k);
+  for (const pair of pairs) push(pair.key); // any room singles left unused
   return keys;
 }
