@@ -73,9 +73,16 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 }
 
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', 'SQLITE_BUSY']);
+// Network errors, PostgreSQL SQLSTATEs (57014: statement timeout or cancel; 53300: too many
+// connections; 57P0x: server shutting down; 08xxx: connection failures) and SQLite's busy.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  '57014', '53300', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY',
+]);
+// pg (pool and client) and ioredis (no offline queue, command timeout) report these without a code.
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Stream isn't writeable|Command timed out|Connection is closed/i;
 export function isUnavailable(err: { code?: string; message?: string }): boolean {
-  return (!!err.code && UNAVAILABLE_CODES.has(err.code)) || /Connection terminated|timeout exceeded when trying to connect/i.test(err.message ?? '');
+  return (!!err.code && UNAVAILABLE_CODES.has(err.code)) || UNAVAILABLE_MESSAGES.test(err.message ?? '');
 }
 
 export { ERROR_STATUS };

@@ -14,6 +14,8 @@ export interface PostgresOptions {
   max?: number;
   /** Milliseconds a statement may run before the server cancels it (a slow database never piles up work). */
   statementTimeoutMs?: number;
+  /** Milliseconds a request waits for a pooled connection (or a new one) before it fails (503). */
+  connectTimeoutMs?: number;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -135,7 +137,7 @@ export async function createPostgresStore(url: string, opts: PostgresOptions = {
   const pool = new pg.Pool({
     connectionString: parsed.connectionString,
     max: opts.max ?? 10,
-    connectionTimeoutMillis: 3000,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 3000,
     idleTimeoutMillis: 30_000,
     statement_timeout: opts.statementTimeoutMs ?? 10_000,
     idle_in_transaction_session_timeout: 60_000,

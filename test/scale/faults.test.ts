@@ -1,0 +1,156 @@
+import { execFileSync } from 'node:child_process';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createContainer, type Container } from '../../src/container.js';
+import { isUnavailable } from '../../src/http/errors.js';
+import { createPostgresStore } from '../../src/store/postgres/index.js';
+import { TEST_DATABASE_URL, schemaFactory } from './env.js';
+
+/** A TCP proxy in front of PostgreSQL: stopping it is the database going away, for this test only. */
+class Outage {
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async up(): Promise<void> {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(this.target.port, this.target.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+  }
+
+  async down(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = null;
+  }
+}
+
+const schemas = schemaFactory('faults');
+const target = new URL(TEST_DATABASE_URL);
+const proxy = new Outage({ host: target.hostname, port: Number(target.port || 5432) });
+const REDIS_PORT = 6390 + (process.pid % 50);
+let redisStarted = false;
+
+function startRedis(): void {
+  execFileSync('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--daemonize', 'yes', '--save', '', '--appendonly', 'no',
+    '--dir', '/tmp', '--logfile', `/tmp/redis-faults-${REDIS_PORT}.log`]);
+  redisStarted = true;
+  for (let i = 0; i < 50; i++) {
+    try {
+      if (execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'ping']).toString().trim() === 'PONG') return;
+    } catch { /* not up yet */ }
+    execFileSync('sleep', ['0.1']);
+  }
+}
+function stopRedis(): void {
+  try {
+    execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'shutdown', 'nosave']);
+  } catch { /* already down */ }
+  redisStarted = false;
+}
+
+let app: App;
+let c: Container;
+let auth: { authorization: string };
+const logs: string[] = [];
+
+beforeAll(async () => {
+  await proxy.up();
+  startRedis();
+  const schema = schemas.schema();
+  const url = new URL(TEST_DATABASE_URL);
+  url.port = String(proxy.port);
+  const store = await createPostgresStore(url.toString(), { schema, connectTimeoutMs: 1000, statementTimeoutMs: 2000 });
+  const config = loadConfig({ DATABASE_URL: url.toString(), REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`, CATALOG_DEMO: 'off' });
+  c = await createContainer(config, { store });
+  app = await buildApp(c, { logger: { level: 'warn', stream: { write: (line: string) => void logs.push(line) } } });
+  await app.ready();
+  auth = { authorization: `Bearer ${(await c.keys.create({ tier: 'pro', name: 'faults', verified: true })).apiKey}` };
+});
+
+afterAll(async () => {
+  await app?.close();
+  await c?.close();
+  await proxy.down();
+  if (redisStarted) stopRedis();
+  await schemas.dropAll();
+});
+
+const get = (url: string) => app.inject({ method: 'GET', url, headers: auth });
+
+describe('faults', () => {
+  it('PostgreSQL down: 503 with the standard envelope, then recovers by itself', async () => {
+    expect((await get('/v1/products/1')).statusCode).toBe(404);
+    await proxy.down();
+    const down = await get('/v1/products/1');
+    expect(down.statusCode).toBe(503);
+    expect(down.headers['retry-after']).toBe('5');
+    expect(down.json()).toEqual({ error: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', message: expect.any(String) }) });
+    const search = await get('/v1/products/search?q=phone&sort_by=relevance');
+    expect(search.statusCode).toBe(503);
+    await proxy.up();
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 404; i++) {
+      status = (await get('/v1/products/1')).statusCode;
+      if (status !== 404) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(404);
+  });
+
+  it('a slow database is cut off by the statement timeout and reported as unavailable', async () => {
+    const store = await createPostgresStore(TEST_DATABASE_URL, { schema: schemas.schema(), statementTimeoutMs: 200 });
+    try {
+      const started = Date.now();
+      const err = await store.pool.query('SELECT pg_sleep(5)').catch((e: Error & { code?: string }) => e);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect((err as { code?: string }).code).toBe('57014');
+      expect(isUnavailable(err as Error)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a full pool makes requests fail fast instead of queueing without bound', async () => {
+    const store = await createPostgresStore(TEST_DATABASE_URL, { schema: schemas.schema(), max: 1, connectTimeoutMs: 300 });
+    await store.migrate();
+    const held = await store.pool.connect();
+    try {
+      const err = await store.catalog.getById(1).catch((e: Error) => e);
+      expect(isUnavailable(err as Error)).toBe(true);
+    } finally {
+      held.release();
+      await store.close();
+    }
+  });
+
+  it('Redis down: requests are admitted without limits and a warning is logged; never a 500', async () => {
+    const before = await get('/v1/products/1');
+    expect(before.headers['x-ratelimit-limit']).toBeDefined();
+    stopRedis();
+    logs.length = 0;
+    for (let i = 0; i < 3; i++) {
+      const r = await get('/v1/products/1');
+      expect(r.statusCode).toBe(404);
+      expect(r.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+    expect(logs.some((l) => l.includes('rate limiter unavailable'))).toBe(true);
+    startRedis();
+    let limited: string | undefined;
+    for (let i = 0; i < 40 && !limited; i++) {
+      limited = (await get('/v1/products/1')).headers['x-ratelimit-limit'] as string | undefined;
+      if (!limited) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(limited).toBeDefined();
+  });
+});
