@@ -37,12 +37,24 @@ export function codeStem(code: string): string {
   return m && m[1].length >= 4 ? m[1] : code;
 }
 
-/** Same model when equal, or when their stems agree and the stem still carries identity. */
+const LETTERS_ONLY = /^[a-z]{1,4}$/;
+
+/**
+ * One code is the other plus a short word suffix ("eos40d" ~ "eos40dbody", "psw110" ~ "psw110bk"):
+ * the shorter must be a strong code ending in a digit or letter run after a digit, the rest 1-4 letters.
+ */
+export function codePrefixMatch(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length < 5 || short.length === long.length || !long.startsWith(short)) return false;
+  return LETTERS_ONLY.test(long.slice(short.length));
+}
+
+/** Same model when equal, when their stems agree and the stem still carries identity, or by prefix. */
 export function codesMatch(a: string, b: string): boolean {
   if (a === b) return true;
   const sa = codeStem(a);
   const sb = codeStem(b);
-  return sa === sb && sa.length >= 4;
+  return (sa === sb && sa.length >= 4) || codePrefixMatch(a, b);
 }
 
 const SPEC_CODE_KEY = /model|mpn|part|sku|code|m[aã]\s*s[aả]n\s*ph[aẩ]m|รุ่น/iu;

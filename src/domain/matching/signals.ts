@@ -1,7 +1,7 @@
 // Pairwise signals read off two profiles. Each returns a small value the score formula weighs
 // and the evidence reports, so what decided a comparison can always be named.
 
-import { codeStem, isStrongCode } from './model-codes.js';
+import { codePrefixMatch, codeStem, isStrongCode } from './model-codes.js';
 import type { MatchEvidence, MatchProfile } from './types.js';
 
 export function gtinSignal(a: MatchProfile, b: MatchProfile): MatchEvidence['gtin'] {
@@ -17,6 +17,12 @@ export function brandSignal(a: MatchProfile, b: MatchProfile): MatchEvidence['br
   }
   if (a.brand !== null && b.tokens.includes(a.brand)) return 'equal';
   if (b.brand !== null && a.tokens.includes(b.brand)) return 'equal';
+  // Neither feed names a brand (Abt/Buy-style titles lead with it): the same leading word counts
+  // as the same brand. A differing leading word is not evidence of a different brand.
+  if (a.brand === null && b.brand === null && a.tokens.length > 0 && b.tokens.length > 0) {
+    const lead = a.tokens[0];
+    if (lead === b.tokens[0] && lead.length >= 2 && a.tokenStems[0] === '' && !/\d/.test(lead)) return 'equal';
+  }
   return 'absent';
 }
 
@@ -43,7 +49,7 @@ export function codeSignal(a: MatchProfile, b: MatchProfile): CodeSignal {
     if (isStrongCode(ca)) strongA = true;
     for (let j = 0; j < b.codes.length; j += 1) {
       const cb = b.codes[j];
-      if (ca !== cb && !stemsAgree(a.codeStems[i], b.codeStems[j])) continue;
+      if (ca !== cb && !stemsAgree(a.codeStems[i], b.codeStems[j]) && !codePrefixMatch(ca, cb)) continue;
       const pick = ca.length >= cb.length ? ca : cb;
       if (shared === null || pick.length > shared.length) shared = pick;
     }

@@ -7,7 +7,7 @@
 // Token weights, stems and adjacent joins are precomputed in the profile, so this is loops over
 // two short arrays with no allocation.
 
-import { isStrongCode } from './model-codes.js';
+import { codePrefixMatch, isStrongCode } from './model-codes.js';
 import type { MatchProfile } from './types.js';
 import { COLOUR_WORDS, WEAK_WORDS } from './vocabulary.js';
 
@@ -30,7 +30,10 @@ function matchedIn(p: MatchProfile, i: number, other: MatchProfile): boolean {
   const stem = p.tokenStems[i];
   if (stem === '') return false;
   if (other.codes.includes(token)) return true;
-  return stem.length >= 4 && other.codeStems.includes(stem);
+  if (stem.length >= 4 && other.codeStems.includes(stem)) return true;
+  if (token.length < 5) return false;
+  for (const c of other.codes) if (codePrefixMatch(token, c)) return true;
+  return false;
 }
 
 export interface TitleOverlap {
