@@ -12,6 +12,7 @@ import type { MatchProfile } from './types.js';
 import { COLOUR_WORDS, WEAK_WORDS } from './vocabulary.js';
 
 const STARTS_WITH_DIGIT = /^\d/;
+const CODE_WITHOUT_COUNTERPART = 1;
 
 /** Weight of a title token that is not a brand; `code` says whether it is a model code. */
 export function tokenWeight(token: string, code: boolean): number {
@@ -55,8 +56,12 @@ function side(p: MatchProfile, other: MatchProfile): void {
   let total = 0;
   let shared = 0;
   const otherBrand = other.brand;
+  // A model code the other title cannot contradict (it names no code at all) is missing detail,
+  // not a difference: it counts like a plain word.
+  const otherHasCodes = other.codes.length > 0;
   for (let i = 0; i < p.tokens.length; i += 1) {
-    const w = p.tokens[i] === otherBrand ? 0.5 : p.weights[i];
+    let w = p.tokens[i] === otherBrand ? 0.5 : p.weights[i];
+    if (!otherHasCodes && p.tokenStems[i] !== '' && w > CODE_WITHOUT_COUNTERPART) w = CODE_WITHOUT_COUNTERPART;
     total += w;
     if (matchedIn(p, i, other)) shared += w;
   }
