@@ -94,13 +94,21 @@ export class SqliteCatalog implements CatalogStore {
       }
       keyParams.push(q.afterId);
     }
+    // Count and rank over the FTS index alone when there is no filter: no listing row is touched.
+    const bare = match && w.sql === '1';
     const total = !match && w.sql === '1' && !keyset
       ? await this.count()
-      : (this.db.prepare(`SELECT count(*) FROM ${from}${w.sql}`).pluck().get(...base) as number);
-    const rows = this.db
-      .prepare(`SELECT l.* FROM ${from}${w.sql}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`)
-      .all(...base, ...keyParams, q.limit, q.afterId !== undefined ? 0 : q.offset) as ListingRow[];
-    return { listings: rows.map(toListing), total, facets: q.facets ? this.facets(from, w.sql, base) : undefined };
+      : bare
+        ? (this.db.prepare('SELECT count(*) FROM listings_fts WHERE listings_fts MATCH ?').pluck().get(match) as number)
+        : (this.db.prepare(`SELECT count(*) FROM ${from}${w.sql}`).pluck().get(...base) as number);
+    // Sort ids only, then read the page's rows: sorting whole rows of every match is what made common words slow.
+    const ids = bare && !keyset && q.sort === 'relevance'
+      ? (this.db.prepare(`SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY ${RANK}, rowid DESC LIMIT ? OFFSET ?`).pluck()
+        .all(match, q.limit, q.offset) as number[])
+      : (this.db.prepare(`SELECT l.id FROM ${from}${w.sql}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`).pluck()
+        .all(...base, ...keyParams, q.limit, q.afterId !== undefined ? 0 : q.offset) as number[]);
+    const listings = await this.getMany(ids);
+    return { listings, total, facets: q.facets ? this.facets(from, w.sql, base) : undefined };
   }
 
   private facets(from: string, where: string, params: unknown[]): Facets {
