@@ -7,6 +7,8 @@ export interface Config {
   readonly host: string;
   readonly databaseUrl: string;
   readonly redisUrl: string | null;
+  /** Namespace of every Redis key and channel: deployments (or test runs) sharing one Redis stay apart. */
+  readonly redisPrefix: string;
   readonly demo: boolean;
   readonly tierOverrides: Readonly<Record<string, Partial<TierLimits>>>;
   readonly adminSecret: string | null;
@@ -52,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL ?? 'sqlite:./data/catalog.db',
     redisUrl: env.REDIS_URL || null,
+    redisPrefix: env.REDIS_PREFIX || 'catalog',
     demo: (env.CATALOG_DEMO ?? 'on').toLowerCase() !== 'off',
     tierOverrides: Object.freeze(readTiers(env.TIERS_FILE)),
     adminSecret: env.ADMIN_SECRET || null,

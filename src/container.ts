@@ -69,7 +69,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
   const keys = new KeyService(store.keys, clock);
   const auth = new Authenticator(keys);
   const keyEvents = new KeyEvents();
-  const redisLimiter = !opts.limiter && config.redisUrl ? new RedisRateLimiter(requestPathRedis(config.redisUrl)) : null;
+  const redisLimiter = !opts.limiter && config.redisUrl ? new RedisRateLimiter(requestPathRedis(config.redisUrl), `${config.redisPrefix}:rl`) : null;
   const quota = new QuotaService(opts.limiter ?? redisLimiter ?? new MemoryRateLimiter(), tierLimits(config), clock);
   const mailer = opts.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new LogMailer());
   const oauth = new OAuthService(store.oauth, keys, quota, clock);
@@ -115,7 +115,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
  */
 function wireBus(config: Config, tail: EventTail, keyEvents: KeyEvents, invalidate: () => void): EventBus {
   if (!config.redisUrl) return new MemoryBus();
-  const bus = new RedisBus(config.redisUrl);
+  const bus = new RedisBus(config.redisUrl, `${config.redisPrefix}:bus`);
   void bus.start().catch(() => undefined); // Redis down at start: ioredis keeps retrying and subscribes when it can
   let remote = false;
   keyEvents.onAnyRevoked((keyId) => {

@@ -14,9 +14,10 @@ export class RedisBus implements EventBus {
   private readonly sub: Redis;
 
   constructor(url: string, private readonly channel = 'catalog:bus', private readonly onError: (e: Error) => void = () => undefined) {
-    const opts = { enableOfflineQueue: false, commandTimeout: 1000, maxRetriesPerRequest: 1, retryStrategy: (n: number) => Math.min(n * 200, 2000) };
-    this.pub = new Redis(url, opts);
-    this.sub = new Redis(url, { ...opts, enableOfflineQueue: true, commandTimeout: undefined });
+    // Publishes may wait for the connection (fire and forget, at most a second); the subscriber waits as long as it takes.
+    const retryStrategy = (n: number) => Math.min(n * 200, 2000);
+    this.pub = new Redis(url, { commandTimeout: 1000, maxRetriesPerRequest: 1, retryStrategy });
+    this.sub = new Redis(url, { retryStrategy });
     this.pub.on('error', () => undefined);
     this.sub.on('error', () => undefined);
     this.sub.on('message', (_channel: string, text: string) => this.deliver(text));
@@ -51,8 +52,9 @@ export class RedisBus implements EventBus {
     return () => void this.listeners.delete(fn);
   }
 
+  /** Sends what is still queued (a CLI import's last "events" notice) before it disconnects. */
   async close(): Promise<void> {
     this.sub.disconnect();
-    this.pub.disconnect();
+    await this.pub.quit().catch(() => this.pub.disconnect());
   }
 }
