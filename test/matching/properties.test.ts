@@ -13,6 +13,7 @@ const input = fc.record({
   category: fc.constant(null),
   specs: fc.constant(null),
   priceUsd: fc.option(fc.constantFrom('1.00', '399.99', '1200')),
+  description: fc.option(fc.oneof(title, fc.constantFrom('model SM-A556B 5G', 'kdc-c669 changer'))),
 });
 
 describe('compareProfiles properties', () => {

@@ -28,7 +28,7 @@ export const WEIGHTS: Readonly<{ bias: number } & PairFeatures> = {
   numbersOneSided: -0.55,
   editionsDisjoint: -1.9,
   editionsOneSided: -1.05,
-  offerKindsDiffer: -1.1,
+  offerKindsDiffer: -3,
   platformsDisjoint: -0.5,
   priceOk: 0.35,
   priceSuspicious: 0,
