@@ -58,10 +58,11 @@ function side(p: MatchProfile, other: MatchProfile): void {
   const otherBrand = other.brand;
   // A model code the other title cannot contradict (it names no code at all) is missing detail,
   // not a difference: it counts like a plain word.
-  const otherHasCodes = other.codes.length > 0;
+  let otherHasCodes = false;
+  for (const c of other.codes) if (isStrongCode(c)) otherHasCodes = true;
   for (let i = 0; i < p.tokens.length; i += 1) {
     let w = p.tokens[i] === otherBrand ? 0.5 : p.weights[i];
-    if (!otherHasCodes && p.tokenStems[i] !== '' && w > CODE_WITHOUT_COUNTERPART) w = CODE_WITHOUT_COUNTERPART;
+    if (!otherHasCodes && p.tokenStems[i] !== '' && w > CODE_WITHOUT_COUNTERPART && isStrongCode(p.tokens[i])) w = CODE_WITHOUT_COUNTERPART;
     total += w;
     if (matchedIn(p, i, other)) shared += w;
   }
