@@ -23,7 +23,6 @@ export interface AppOptions {
 export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App> {
   const app = Fastify({
     logger: opts.logger ?? false,
-    disableRequestLogging: false,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
     bodyLimit: 64 * 1024 * 1024,
