@@ -55,12 +55,25 @@ export function codeSignal(a: MatchProfile, b: MatchProfile): CodeSignal {
     }
   }
   for (const cb of b.codes) if (isStrongCode(cb)) strongB = true;
+  // "coolpixs550p" vs "coolpix s550": a strong code of one side spelled across two words of the other.
+  if (shared === null) shared = codeInJoins(a, b) ?? codeInJoins(b, a);
   return {
     shared,
     sharedStrong: shared !== null && isStrongCode(shared),
     strongConflict: shared === null && strongA && strongB,
     weakConflict: shared === null && a.codes.length > 0 && b.codes.length > 0,
   };
+}
+
+function codeInJoins(p: MatchProfile, other: MatchProfile): string | null {
+  for (let i = 0; i < p.codes.length; i += 1) {
+    const c = p.codes[i];
+    if (!isStrongCode(c)) continue;
+    for (const j of other.joins) {
+      if (j === c || codePrefixMatch(c, j) || stemsAgree(p.codeStems[i], j)) return c;
+    }
+  }
+  return null;
 }
 
 /** True when one side's description names a (strong) model code the other side's title names. */

@@ -96,6 +96,12 @@ export function tokenise(raw: string): Tokenised {
   return { tokens, joined, folded };
 }
 
+const VOWELS = /[aeiouy]/g;
+
+function countVowels(word: string): number {
+  return word.match(VOWELS)?.length ?? 0;
+}
+
 function pushPart(part: string, out: string[], ascii: boolean, thai: boolean): void {
   if (thai && THAI_CHAR.test(part)) {
     for (const seg of thaiSegmenter.segment(part)) {
@@ -107,7 +113,8 @@ function pushPart(part: string, out: string[], ascii: boolean, thai: boolean): v
   // "iphone15" / "standard17": a word glued to a short number is two tokens; codes such as
   // "npfh100" (short letter prefix) or "davis50b" (letter suffix) are left whole.
   const glued = (ascii ? GLUED_ASCII : GLUED).exec(part);
-  if (glued) {
+  // ...but a consonant run ("vwvbg130", "dhtfs5") is a model code, not a word: kept whole.
+  if (glued && countVowels(glued[1]) >= 2) {
     out.push(glued[1], glued[2]);
     return;
   }
