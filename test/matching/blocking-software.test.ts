@@ -67,6 +67,17 @@ describe('model codes', () => {
     expect(r.evidence.model_number).toBe('eos40dbody');
     expect(r.matchClass).toBe('exact');
   });
+  it('a consonant run glued to digits is a code, a word glued to a number is split', () => {
+    expect(buildProfile(listing('panasonic battery vwvbg130')).codes).toContain('vwvbg130');
+    expect(buildProfile(listing('apple iphone15 128gb')).tokens).toEqual(expect.arrayContaining(['iphone', '15']));
+    const r = compare('panasonic lithium-ion battery pack vwvbg130', 'panasonic camcorder battery vw-vbg130');
+    expect(r.evidence.reasons).toContain('model_number_equal');
+  });
+  it('a code spelled across two words of the other title still matches', () => {
+    const r = compare('nikon coolpix s550 compact digital camera coolpixs550p', 'nikon coolpix s550 digital camera plum 26110');
+    expect(r.evidence.reasons).toContain('model_number_equal');
+    expect(r.evidence.reasons).not.toContain('model_number_differs');
+  });
   it('a code named only in the description counts as a secondary signal', () => {
     const a = buildProfile(listing('sony bravia micro home theater system', {
       description: 'sony bravia theater black micro system DAV-IS50/B 5.1-channel surround sound, 54mbps s-air',

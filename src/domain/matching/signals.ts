@@ -56,7 +56,7 @@ export function codeSignal(a: MatchProfile, b: MatchProfile): CodeSignal {
   }
   for (const cb of b.codes) if (isStrongCode(cb)) strongB = true;
   // "coolpixs550p" vs "coolpix s550": a strong code of one side spelled across two words of the other.
-  if (shared === null) shared = codeInJoins(a, b) ?? codeInJoins(b, a);
+  if (shared === null || !isStrongCode(shared)) shared = codeInJoins(a, b) ?? codeInJoins(b, a) ?? shared;
   return {
     shared,
     sharedStrong: shared !== null && isStrongCode(shared),
