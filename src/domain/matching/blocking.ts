@@ -38,18 +38,19 @@ function wordRank(t: string): number {
   return t.length >= 6 ? 2 : 1;
 }
 
+function pushKey(keys: string[], k: string): void {
+  if (keys.length < MAX_KEYS && !keys.includes(k)) keys.push(k);
+}
+
 export function blockingKeys(p: MatchProfile): string[] {
   const keys: string[] = [];
-  const push = (k: string): void => {
-    if (keys.length < MAX_KEYS && !keys.includes(k)) keys.push(k);
-  };
-  if (p.gtin !== null) push(`g:${p.gtin}`);
+  if (p.gtin !== null) pushKey(keys, `g:${p.gtin}`);
 
   // Long codes first (near-unique), then short codes scoped by brand or previous word.
   let codeKeys = 0;
   for (let i = 0; i < p.codes.length && codeKeys < MAX_CODE_KEYS; i += 1) {
     if (!isStrongCode(p.codes[i])) continue;
-    push(`m:${p.codeStems[i] || codeStem(p.codes[i])}`);
+    pushKey(keys, `m:${p.codeStems[i] || codeStem(p.codes[i])}`);
     codeKeys += 1;
   }
   for (let i = 0; i < p.codes.length && codeKeys < MAX_CODE_KEYS; i += 1) {
@@ -57,8 +58,8 @@ export function blockingKeys(p: MatchProfile): string[] {
     if (isStrongCode(code)) continue;
     const at = p.tokens.indexOf(code);
     const prev = at > 0 ? p.tokens[at - 1] : null;
-    if (p.brand !== null) push(`w:${p.brand}|${code}`);
-    else if (prev !== null) push(`w:${prev}|${code}`);
+    if (p.brand !== null) pushKey(keys, `w:${p.brand}|${code}`);
+    else if (prev !== null) pushKey(keys, `w:${prev}|${code}`);
     codeKeys += 1;
   }
 
@@ -90,8 +91,8 @@ export function blockingKeys(p: MatchProfile): string[] {
   }
   if (singles.length === 0 && words.length === 1) singles.push(`t:${words[0]}`);
   const pairRoom = MAX_KEYS - keys.length - singles.length;
-  for (let i = 0; i < pairs.length && i < pairRoom; i += 1) push(pairs[i].key);
-  for (const k of singles) push(k);
-  for (const pair of pairs) push(pair.key); // any room singles left unused
+  for (let i = 0; i < pairs.length && i < pairRoom; i += 1) pushKey(keys, pairs[i].key);
+  for (const k of singles) pushKey(keys, k);
+  for (const pair of pairs) pushKey(keys, pair.key); // any room singles left unused
   return keys;
 }
