@@ -90,18 +90,24 @@ export function priceToCents(raw: string | null): number | null {
   return cents > 0 ? cents : null;
 }
 
-/** Strong model codes named in a description that the title did not already name. */
+const DESC_CODE_CANDIDATE = /[a-z0-9][a-z0-9/-]{3,30}[a-z0-9]/g;
+const CODE_SEPARATORS = /[/-]/g;
+
+/**
+ * Strong model codes named in a description that the title did not already name. Descriptions
+ * are long, so they are not tokenised: one scan for alphanumeric runs (hyphens/slashes joined).
+ */
 function descriptionCodes(description: string | null | undefined, codes: readonly string[]): string[] {
   if (!description) return [];
-  const { tokens, joined } = tokenise(description.length > DESC_CHARS ? description.slice(0, DESC_CHARS) : description);
+  const text = (description.length > DESC_CHARS ? description.slice(0, DESC_CHARS) : description).toLowerCase();
   const out: string[] = [];
-  const consider = (c: string): void => {
-    if (out.length >= MAX_DESC_CODES || c.length < 5 || !isModelCode(c) || SPEC_SHAPED.test(c)) return;
-    if (/^\d+$/.test(c) || codes.includes(c) || out.includes(c)) return;
+  for (const m of text.matchAll(DESC_CODE_CANDIDATE)) {
+    if (out.length >= MAX_DESC_CODES) break;
+    const c = m[0].replace(CODE_SEPARATORS, '');
+    if (c.length < 5 || !isModelCode(c) || SPEC_SHAPED.test(c) || !/[a-z]/.test(c)) continue;
+    if (codes.includes(c) || out.includes(c)) continue;
     out.push(c);
-  };
-  joined.forEach(consider);
-  tokens.forEach(consider);
+  }
   return out;
 }
 
