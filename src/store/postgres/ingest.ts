@@ -30,9 +30,14 @@ const OBSERVE_AND_EVENTS = `WITH o AS (INSERT INTO observations (listing_id, obs
     ON CONFLICT (listing_id, observed_at) DO UPDATE SET price = excluded.price, currency = excluded.currency, source = excluded.source)
   INSERT INTO events (kind, listing_id, payload, created_at)
     SELECT t.kind, ?::bigint, t.payload, ? FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS t(kind, payload, n) ORDER BY t.n`;
-const CANDIDATES = `SELECT c.id, c.group_id, c.match_profile FROM unnest(?::text[]) WITH ORDINALITY AS k(key, n)
-  CROSS JOIN LATERAL (SELECT l.id, l.group_id, l.match_profile FROM block_keys b JOIN listings l ON l.id = b.listing_id
-    WHERE b.key = k.key AND b.listing_id <> ? ORDER BY b.listing_id LIMIT ${MAX_CANDIDATES}) c ORDER BY k.n, c.id`;
+// As the SQLite writer takes them: keys most selective first, per key the lowest ids, the first
+// MAX_CANDIDATES distinct listings with a profile; only those rows (and their profiles) are read.
+const CANDIDATES = `WITH c AS (SELECT k.n, b.listing_id AS id FROM unnest(?::text[]) WITH ORDINALITY AS k(key, n)
+    CROSS JOIN LATERAL (SELECT listing_id FROM block_keys b WHERE b.key = k.key AND b.listing_id <> ?
+      ORDER BY b.listing_id LIMIT ${MAX_CANDIDATES}) b),
+  f AS (SELECT id, min(n) AS n FROM c GROUP BY id)
+  SELECT l.id, l.group_id, l.match_profile FROM f JOIN listings l ON l.id = f.id
+  WHERE l.match_profile IS NOT NULL ORDER BY f.n, f.id LIMIT ${MAX_CANDIDATES}`;
 
 /**
  * Writes ingest batches as the SQLite writer does: one transaction per batch on one connection,
@@ -160,16 +165,9 @@ export class PgIngestWriter {
       title: s.title, brand: s.brand, gtin: s.gtin, mpn: s.mpn, category: s.category, specs: s.specs, priceUsd: s.priceUsd,
     });
     const keys = blockingKeys(profile);
-    const seen = new Set<number>();
     const candidates: Array<{ id: number; groupId: number; profile: MatchProfile }> = [];
     const found = keys.length ? await rows<{ id: number; group_id: number; match_profile: string | null }>(db, CANDIDATES, [keys, id], true) : [];
-    // As on SQLite: keys come most selective first, the first MAX_CANDIDATES distinct listings win, then id order.
-    for (const c of found) {
-      if (candidates.length >= MAX_CANDIDATES) break;
-      if (seen.has(c.id)) continue;
-      seen.add(c.id);
-      if (c.match_profile) candidates.push({ id: c.id, groupId: c.group_id, profile: JSON.parse(c.match_profile) as MatchProfile });
-    }
+    for (const c of found) candidates.push({ id: c.id, groupId: c.group_id, profile: JSON.parse(c.match_profile!) as MatchProfile });
     candidates.sort((a, b) => a.id - b.id);
     const choice = chooseGroup(profile, candidates);
     return { group: choice?.groupId ?? null, profile: JSON.stringify(profile), keys };
