@@ -206,7 +206,9 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const dataArg = args.indexOf('--data');
   const dataDir = dataArg >= 0 ? path.resolve(args[dataArg + 1]) : defaultDataDir;
-  const reports = await runEvaluation({ dataDir });
+  // The real ingest path by default; --in-memory grades the matcher alone (and reports its µs).
+  const assign = args.includes('--in-memory') ? undefined : (await import('./ingest-assign.js')).ingestAssign;
+  const reports = await runEvaluation({ dataDir, assign });
   if (reports === null) {
     console.error(`matching data not found in ${dataDir} (expected ../shared/data/matching next to the repository); nothing evaluated`);
     process.exit(2);

@@ -1,5 +1,6 @@
 import Big from 'big.js';
-import { buildProfile, compareProfiles, type MatchClass, type MatchEvidence } from '../domain/matching/index.js';
+import { profileOfListing } from '../domain/listing-profile.js';
+import { compareProfiles, type MatchClass, type MatchEvidence } from '../domain/matching/index.js';
 import type { Listing } from '../domain/listing.js';
 import { DomainError } from '../domain/errors.js';
 import type { CatalogService } from './catalog-service.js';
@@ -30,9 +31,7 @@ export interface DiffResult {
   priceSpreadPct: number;
 }
 
-const profileOf = (l: Listing) => buildProfile({
-  title: l.title, brand: l.brand, gtin: l.gtin, mpn: l.mpn, category: l.category, specs: l.specs, priceUsd: l.priceUsd,
-});
+const profileOf = profileOfListing;
 const sgd = (l: Listing) => (l.priceSgd === null ? null : new Big(l.priceSgd));
 
 /** Price order with listings whose price is unknown last. */

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { buildProfile, blockingKeys, chooseGroup, type MatchProfile } from '../../domain/matching/index.js';
+import { profileOfListing } from '../../domain/listing-profile.js';
+import { blockingKeys, chooseGroup, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing } from '../../domain/listing.js';
@@ -161,9 +162,7 @@ export class PgIngestWriter {
   }
 
   private async chooseGroup(db: Db, id: number, s: ListingState) {
-    const profile = buildProfile({
-      title: s.title, brand: s.brand, gtin: s.gtin, mpn: s.mpn, category: s.category, specs: s.specs, priceUsd: s.priceUsd,
-    });
+    const profile = profileOfListing(s);
     const keys = blockingKeys(profile);
     const candidates: Array<{ id: number; groupId: number; profile: MatchProfile }> = [];
     const found = keys.length ? await rows<{ id: number; group_id: number; match_profile: string | null }>(db, CANDIDATES, [keys, id], true) : [];

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { buildProfile, blockingKeys, chooseGroup, type MatchProfile } from '../../domain/matching/index.js';
+import { profileOfListing } from '../../domain/listing-profile.js';
+import { blockingKeys, chooseGroup, PROFILE_VERSION, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import { derivedColumns, listingUuid } from '../derived.js';
@@ -36,6 +37,8 @@ export class SqliteIngestWriter {
       keysDelete: db.prepare('DELETE FROM block_keys WHERE listing_id = ?'),
       keyInsert: db.prepare('INSERT OR IGNORE INTO block_keys (key, listing_id) VALUES (?, ?)'),
       candidateIds: db.prepare(`SELECT b.listing_id AS id FROM block_keys b WHERE b.key = ? AND b.listing_id <> ? ORDER BY b.listing_id LIMIT ${MAX_CANDIDATES}`),
+      byId: db.prepare('SELECT * FROM listings WHERE id = ?'),
+      setProfile: db.prepare('UPDATE listings SET match_profile = ? WHERE id = ?'),
       candidateRow: db.prepare('SELECT group_id AS groupId, match_profile AS profile FROM listings WHERE id = ?'),
       lastEvent: db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck(),
       count: db.prepare("UPDATE counters SET value = value + ? WHERE name = 'listings'"),
@@ -92,9 +95,7 @@ export class SqliteIngestWriter {
   }
 
   private assignGroup(id: number, s: ListingState): void {
-    const profile = buildProfile({
-      title: s.title, brand: s.brand, gtin: s.gtin, mpn: s.mpn, category: s.category, specs: s.specs, priceUsd: s.priceUsd,
-    });
+    const profile = profileOfListing(s);
     const keys = blockingKeys(profile);
     const seen = new Set<number>();
     const candidates: Array<{ id: number; groupId: number; profile: MatchProfile }> = [];
@@ -126,7 +127,13 @@ export class SqliteIngestWriter {
     if (hit) return hit;
     const row = this.s.candidateRow.get(id) as { groupId: number; profile: string | null } | undefined;
     if (!row?.profile) return null;
-    return this.remember(id, row.groupId, JSON.parse(row.profile) as MatchProfile);
+    let profile = JSON.parse(row.profile) as MatchProfile;
+    if (profile.v !== PROFILE_VERSION) {
+      // Stored by an older matcher: rebuild from the listing and store it again.
+      profile = profileOfListing(toListing(this.s.byId.get(id) as ListingRow));
+      this.s.setProfile.run(JSON.stringify(profile), id);
+    }
+    return this.remember(id, row.groupId, profile);
   }
 
   private remember(id: number, groupId: number, profile: MatchProfile) {
