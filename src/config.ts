@@ -62,7 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL || null,
     registrationPerIpPerHour: positiveInt(env, 'REGISTRATION_PER_IP_PER_HOUR', 10),
     registrationDailyCap: positiveInt(env, 'REGISTRATION_DAILY_CAP', 5000),
-    upgradeUrl: env.UPGRADE_URL || `${env.PUBLIC_URL ?? ''}/docs/accounts#tiers`,
+    upgradeUrl: env.UPGRADE_URL || `${env.PUBLIC_URL ?? ''}/v1/auth/me`,
     logLevel: env.LOG_LEVEL ?? 'info',
     environment: env.NODE_ENV ?? 'development',
     version: '0.1.0',
