@@ -80,7 +80,7 @@ const UNAVAILABLE_CODES = new Set([
   '57014', '53300', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY',
 ]);
 // pg (pool and client) and ioredis (no offline queue, command timeout) report these without a code.
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Stream isn't writeable|Command timed out|Connection is closed/i;
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|Stream isn't writeable|Command timed out|Connection is closed/i;
 export function isUnavailable(err: { code?: string; message?: string }): boolean {
   return (!!err.code && UNAVAILABLE_CODES.has(err.code)) || UNAVAILABLE_MESSAGES.test(err.message ?? '');
 }

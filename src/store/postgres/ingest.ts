@@ -12,6 +12,7 @@ import { RETRYABLE, numbered, one, rows, statement, type Db } from './sql.js';
 
 /** Candidates considered per listing, as the SQLite writer takes them. */
 const MAX_CANDIDATES = 40;
+const PROFILE_CACHE = 100_000;
 const HISTORY_WINDOW_MS = 90 * 86400_000;
 const ATTEMPTS = 3;
 /** Channel a committed batch with events notifies: instances LISTENing wake their event tail at once. */
@@ -37,8 +38,10 @@ const CANDIDATES = `WITH c AS (SELECT k.n, b.listing_id AS id FROM unnest(?::tex
     CROSS JOIN LATERAL (SELECT listing_id FROM block_keys b WHERE b.key = k.key AND b.listing_id <> ?
       ORDER BY b.listing_id LIMIT ${MAX_CANDIDATES}) b),
   f AS (SELECT id, min(n) AS n FROM c GROUP BY id)
-  SELECT l.id, l.group_id, l.match_profile FROM f JOIN listings l ON l.id = f.id
+  SELECT f.id, l.group_id, l.updated_at FROM f
+  CROSS JOIN LATERAL (SELECT group_id, updated_at, match_profile FROM listings WHERE id = f.id) l -- by primary key, whatever the plan
   WHERE l.match_profile IS NOT NULL ORDER BY f.n, f.id LIMIT ${MAX_CANDIDATES}`;
+const PROFILES = 'SELECT id, updated_at, match_profile FROM listings WHERE id = ANY(?::bigint[])';
 
 /**
  * Writes ingest batches as the SQLite writer does: one transaction per batch on one connection,
@@ -93,7 +96,8 @@ export class PgIngestWriter {
         touches.delete(id);
         let group: number | null = null;
         let profile: string | null = null;
-        if (plan.regroup) ({ group, profile, keys } = await this.chooseGroup(db, id, plan.state));
+        let parsed: MatchProfile | null = null;
+        if (plan.regroup) ({ group, profile, parsed, keys } = await this.chooseGroup(db, id, plan.state));
         const values = stateValues(plan.state);
         if (prev) {
           await db.query({ ...statement(UPDATE), values: [...values, plan.regroup, group, plan.regroup, profile, id] });
@@ -101,6 +105,7 @@ export class PgIngestWriter {
           id = (await one<{ id: number }>(db, INSERT, [uuid, r.observedAt, plan.regroup, group, profile, ...values], true))!.id;
           inserted++;
         }
+        if (parsed) this.remember(id, plan.state.updatedAt, parsed);
       }
       const drafts = plan.events.map((draft) => draft(id, uuid));
       if (plan.regroup) await db.query({ ...statement(KEYS), values: [id, keys, id, keys] });
@@ -161,14 +166,39 @@ export class PgIngestWriter {
       .map((o) => o.price);
   }
 
+  /**
+   * Parsed profiles of recent listings, by id and the listing's updated_at (a regroup always moves
+   * it, so another writer's change is seen): blocking hits the same few products again and again,
+   * and reading and parsing the profiles would dominate the import.
+   */
+  private readonly profiles = new Map<number, { version: string; profile: MatchProfile }>();
+
+  private remember(id: number, version: string, profile: MatchProfile): void {
+    this.profiles.delete(id);
+    if (this.profiles.size >= PROFILE_CACHE) this.profiles.delete(this.profiles.keys().next().value as number);
+    this.profiles.set(id, { version, profile });
+  }
+
+  private async candidates(db: Db, keys: string[], id: number) {
+    const found = await rows<{ id: number; group_id: number; updated_at: string }>(db, CANDIDATES, [keys, id], true);
+    const missing = found.filter((c) => this.profiles.get(c.id)?.version !== c.updated_at).map((c) => c.id);
+    if (missing.length) {
+      for (const r of await rows<{ id: number; updated_at: string; match_profile: string }>(db, PROFILES, [missing], true)) {
+        this.remember(r.id, r.updated_at, JSON.parse(r.match_profile) as MatchProfile);
+      }
+    }
+    return found.flatMap((c) => {
+      const hit = this.profiles.get(c.id);
+      return hit ? [{ id: c.id, groupId: c.group_id, profile: hit.profile }] : [];
+    });
+  }
+
   private async chooseGroup(db: Db, id: number, s: ListingState) {
     const profile = profileOfListing(s);
     const keys = blockingKeys(profile);
-    const candidates: Array<{ id: number; groupId: number; profile: MatchProfile }> = [];
-    const found = keys.length ? await rows<{ id: number; group_id: number; match_profile: string | null }>(db, CANDIDATES, [keys, id], true) : [];
-    for (const c of found) candidates.push({ id: c.id, groupId: c.group_id, profile: JSON.parse(c.match_profile!) as MatchProfile });
+    const candidates = keys.length ? await this.candidates(db, keys, id) : [];
     candidates.sort((a, b) => a.id - b.id);
     const choice = chooseGroup(profile, candidates);
-    return { group: choice?.groupId ?? null, profile: JSON.stringify(profile), keys };
+    return { group: choice?.groupId ?? null, profile: JSON.stringify(profile), parsed: profile, keys };
   }
 }
