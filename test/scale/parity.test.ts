@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
-import type { ListingFilter, PageCursor, SearchQuery, SortKey, Store } from '../../src/store/types.js';
+import type { ListingFilter, PageCursor, PageResult, SearchQuery, SortKey, Store } from '../../src/store/types.js';
 import { ingest } from '../store/contract.js';
 import { schemaFactory } from './env.js';
 
@@ -79,7 +79,7 @@ describe('SQLite and PostgreSQL agree on the same data', () => {
       let ca: PageCursor | null = null;
       let cb: PageCursor | null = null;
       for (let i = 0; i < 3; i++) {
-        const [pa, pb] = await Promise.all([sqlite.catalog.page({ inStock: true }, sort, ca, 25, 0), postgres.catalog.page({ inStock: true }, sort, cb, 25, 0)]);
+        const [pa, pb]: PageResult[] = await Promise.all([sqlite.catalog.page({ inStock: true }, sort, ca, 25, 0), postgres.catalog.page({ inStock: true }, sort, cb, 25, 0)]);
         expect(pb.total).toBe(pa.total);
         expect(pb.listings.map((l) => l.id)).toEqual(pa.listings.map((l) => l.id));
         ca = pa.next;
