@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { blockingKeys, chooseGroup, type MatchProfile } from '../../domain/matching/index.js';
+import { blockingKeys, chooseGroup, PROFILE_VERSION, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing } from '../../domain/listing.js';
@@ -150,8 +150,11 @@ export class PgIngestWriter {
     return { rows: byKey, history };
   }
 
-  private async find(db: Db, source: string, sku: string): Promise<Listing | null> {
-    const row = await one<ListingRow>(db, `SELECT ${LISTING_COLUMNS} FROM listings l WHERE source = ? AND sku = ?`, [source, sku], true);
+  /** By (source, sku), or by id when given. */
+  private async find(db: Db, source: string | null, sku: string | null, id?: number): Promise<Listing | null> {
+    const row = id !== undefined
+      ? await one<ListingRow>(db, `SELECT ${LISTING_COLUMNS} FROM listings l WHERE id = ?`, [id], true)
+      : await one<ListingRow>(db, `SELECT ${LISTING_COLUMNS} FROM listings l WHERE source = ? AND sku = ?`, [source, sku], true);
     return row ? toListing(row) : null;
   }
 
@@ -184,7 +187,15 @@ export class PgIngestWriter {
     const missing = found.filter((c) => this.profiles.get(c.id)?.version !== c.updated_at).map((c) => c.id);
     if (missing.length) {
       for (const r of await rows<{ id: number; updated_at: string; match_profile: string }>(db, PROFILES, [missing], true)) {
-        this.remember(r.id, r.updated_at, JSON.parse(r.match_profile) as MatchProfile);
+        let profile = JSON.parse(r.match_profile) as MatchProfile;
+        if (profile.v !== PROFILE_VERSION) {
+          // Stored by an older matcher: rebuild from the listing and store it again (as the SQLite writer does).
+          const listing = await this.find(db, null, null, r.id);
+          if (!listing) continue;
+          profile = profileOfListing(listing);
+          await db.query('UPDATE listings SET match_profile = $1 WHERE id = $2', [JSON.stringify(profile), r.id]);
+        }
+        this.remember(r.id, r.updated_at, profile);
       }
     }
     return found.flatMap((c) => {
