@@ -40,8 +40,9 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
       security: [{ bearer: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
   installErrorHandlers(app);
+  // The reference pages are public, like /openapi.json: agents read them before they have a key.
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   installAuth(app, c.auth);
   installRateLimit(app, c.quota, c.config.upgradeUrl);
   installTierGate(app);

@@ -34,7 +34,8 @@ export function installAuth(app: FastifyInstance, auth: Authenticator): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('credential', null);
   app.addHook('preHandler', async (req) => {
-    if (req.routeOptions.config?.auth === false || !req.routeOptions.url) return;
+    const route = req.routeOptions.url;
+    if (req.routeOptions.config?.auth === false || !route || route === '/docs' || route.startsWith('/docs/')) return;
     const credential = credentialOf(req);
     if (!credential) {
       throw new DomainError('MISSING_API_KEY', 'An API key is required: pass it as a bearer token (Authorization: Bearer <API_KEY>).', REGISTRATION_HELP);

@@ -49,6 +49,13 @@ describe('authentication, over every route', () => {
     expect(bad.body).not.toMatch(/at .*\.ts:\d+/);
   });
 
+  it('the reference pages at /docs are public', async () => {
+    const page = await h.app.inject({ url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect((await h.app.inject({ url: '/docs/json' })).json().openapi).toBe('3.1.0');
+  });
+
   it('GET /v1 lists endpoints; /openapi.json is an OpenAPI 3.1 document of the routes', async () => {
     const root = (await h.app.inject({ url: '/v1', headers: { authorization: `Bearer ${key}` } })).json();
     expect(root).toMatchObject({ version: 'v1', docs: '/docs' });
