@@ -1,42 +1,17 @@
-import type { Currency } from './currencies.js';
-import type { StockStatus, Variant } from './listing.js';
+import type { Listing, StockStatus } from './listing.js';
 
 /**
  * An ingest record after validation and normalization: every field typed, money exact, the
  * SGD/USD normalizations computed. The store writes it; it never sees raw input.
  */
-export interface NormalizedRecord {
+export interface NormalizedRecord extends Omit<Listing,
+  'id' | 'uuid' | 'groupId' | 'priceTrend' | 'referencePrice' | 'lastCheckedAt' | 'dataUpdatedAt' | 'createdAt' | 'updatedAt' | 'priceSgd' | 'priceUsd'> {
+  /** The line of the input it came from, for reports. */
   line: number;
-  source: string;
-  sku: string;
-  merchantId: string | null;
-  title: string;
-  description: string | null;
-  brand: string | null;
-  category: string | null;
-  categoryPath: string[] | null;
-  gtin: string | null;
-  mpn: string | null;
-  price: string;
-  currency: Currency;
   priceSgd: string;
   priceUsd: string;
   /** SGD price in integer cents: exact ordering and range filters. */
   priceSgdMinor: number;
-  originalPrice: string | null;
-  url: string;
-  affiliateUrl: string | null;
-  imageUrl: string | null;
-  rating: string | null;
-  reviewCount: number | null;
-  region: string;
-  countryCode: string;
-  inStock: boolean | null;
-  stockLevel: string | null;
-  shippingDays: number | null;
-  specs: Record<string, unknown> | null;
-  metadata: Record<string, unknown> | null;
-  variants: Variant[];
   observedAt: string;
 }
 
