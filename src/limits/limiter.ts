@@ -27,3 +27,35 @@ export function windowOf(window: WindowName, now: Date): { index: number; resetA
   const index = Math.floor(now.getTime() / ms);
   return { index, resetAt: new Date((index + 1) * ms) };
 }
+
+/** The part of a rate-limiter-flexible store the windowed counters use. */
+export interface CounterStore {
+  consume(key: string, points?: number): Promise<{ consumedPoints: number }>;
+  get(key: string): Promise<{ consumedPoints: number } | null>;
+}
+
+/**
+ * Fixed-window counters over rate-limiter-flexible stores, one per window. The window index is
+ * part of the key, so a fake clock moves to a fresh counter; the store's own expiry only frees
+ * memory once a window is over. Points are never the limit here: the caller compares the count
+ * with the tier's limit. Adapters differ only in the store they make.
+ */
+export class WindowedCounters implements RateLimiter {
+  private readonly stores: Record<WindowName, CounterStore>;
+
+  constructor(make: (window: WindowName, seconds: number) => CounterStore) {
+    this.stores = { minute: make('minute', WINDOW_SECONDS.minute), hour: make('hour', WINDOW_SECONDS.hour), day: make('day', WINDOW_SECONDS.day) };
+  }
+
+  async hit(key: string, window: WindowName, now: Date, points = 1): Promise<WindowCount> {
+    const w = windowOf(window, now);
+    const res = await this.stores[window].consume(`${key}:${w.index}`, points);
+    return { count: res.consumedPoints, resetAt: w.resetAt };
+  }
+
+  async peek(key: string, window: WindowName, now: Date): Promise<WindowCount> {
+    const w = windowOf(window, now);
+    const res = await this.stores[window].get(`${key}:${w.index}`);
+    return { count: res?.consumedPoints ?? 0, resetAt: w.resetAt };
+  }
+}

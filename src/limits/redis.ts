@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { WINDOW_SECONDS, windowOf, type RateLimiter, type WindowCount, type WindowName } from './limiter.js';
+import { WindowedCounters } from './limiter.js';
 
 /**
  * A Redis connection for request-path work: no offline queue and a short command timeout, so
@@ -25,27 +25,11 @@ export function requestPathRedis(url: string): Redis {
  * MULTI, so N concurrent hits on N instances count exactly N). The window index is part of the
  * key, like the memory adapter; the TTL only frees the counter once its window is over.
  */
-export class RedisRateLimiter implements RateLimiter {
-  private readonly stores: Record<WindowName, RateLimiterRedis>;
-
+export class RedisRateLimiter extends WindowedCounters {
   constructor(private readonly redis: Redis, keyPrefix = 'catalog:rl') {
-    // Points are never the limit here: the caller compares the count with the tier's limit.
-    const make = (w: WindowName) => new RateLimiterRedis({
-      storeClient: redis, points: Number.MAX_SAFE_INTEGER, duration: WINDOW_SECONDS[w], keyPrefix: `${keyPrefix}:${w}`,
-    });
-    this.stores = { minute: make('minute'), hour: make('hour'), day: make('day') };
-  }
-
-  async hit(key: string, window: WindowName, now: Date, points = 1): Promise<WindowCount> {
-    const w = windowOf(window, now);
-    const res = await this.stores[window].consume(`${key}:${w.index}`, points);
-    return { count: res.consumedPoints, resetAt: w.resetAt };
-  }
-
-  async peek(key: string, window: WindowName, now: Date): Promise<WindowCount> {
-    const w = windowOf(window, now);
-    const res = await this.stores[window].get(`${key}:${w.index}`);
-    return { count: res?.consumedPoints ?? 0, resetAt: w.resetAt };
+    super((w, seconds) => new RateLimiterRedis({
+      storeClient: redis, points: Number.MAX_SAFE_INTEGER, duration: seconds, keyPrefix: `${keyPrefix}:${w}`,
+    }));
   }
 
   async close(): Promise<void> {
