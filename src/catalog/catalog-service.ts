@@ -49,10 +49,6 @@ export class CatalogService {
     return this.store.getById(id);
   }
 
-  async findByUuid(uuid: string): Promise<Listing | null> {
-    return this.store.getByUuid(uuid);
-  }
-
   async findBySku(sku: string): Promise<Listing[]> {
     return this.store.getBySku(sku);
   }
@@ -91,17 +87,8 @@ export class CatalogService {
     return this.store.search({ filter: { ...filter, minHistoryDiscountPct: minPct }, sort: 'deal_desc', limit, offset });
   }
 
-  /** Listings discounted against their own original price (surface B deals), biggest first. */
-  async discounts(filter: ListingFilter, minPct: number, limit: number, offset: number) {
-    return this.store.search({ filter: { ...filter, minDiscountPct: minPct }, sort: 'discount_desc', limit, offset });
-  }
-
   scan(filter: ListingFilter, limit: number, offset: number) {
     return this.store.scan(filter, limit, offset);
-  }
-
-  async sample(filter: ListingFilter, limit: number, seed: number) {
-    return this.store.sample(filter, limit, seed);
   }
 
   /** The category tree with counts at every level; cached briefly, it is a full scan on a big catalog. */

@@ -63,11 +63,6 @@ export class CompareService {
       .sort((a, b) => byPrice(a.listing, b.listing));
   }
 
-  /** Members of the group other than the listing itself: competing offers for the same product. */
-  async competitorCount(l: Listing): Promise<number> {
-    return (await this.catalog.groupStats([l])).get(l.groupId)!.size - 1;
-  }
-
   highlights(listings: Listing[]): Highlights {
     const priced = listings.filter((l) => l.priceSgd !== null);
     const rated = listings.filter((l) => l.rating !== null);

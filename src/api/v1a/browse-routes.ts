@@ -10,7 +10,7 @@ import type { Listing } from '../../domain/listing.js';
 import type { CategoryNode } from '../../catalog/catalog-service.js';
 import { Limit, Offset, Price } from './schemas.js';
 import { clean, priceBounds } from './params.js';
-import { presentProduct } from './present.js';
+import { contextFor, presentProduct } from './present.js';
 
 /** Export record (spec leaves it open): flat, one row per listing, every column a scalar. */
 export const EXPORT_COLUMNS = [
@@ -47,15 +47,14 @@ function flatten(nodes: CategoryNode[], level = 1): Array<{ name: string; count:
 export function browseRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const ctx = () => ({ now: c.clock.now(), fx: c.fx });
 
     app.get('/v1/products/trending', {
       config: { surface: 'v1a' },
       schema: { tags: ['surface A'], summary: 'Recently updated products (changed in the last 7 days), newest first', querystring: Type.Object({ category: Type.Optional(Type.String({ maxLength: 200 })), limit: Limit(100, 50) }) },
     }, async (req) => {
       const r = await c.catalog.trending(clean({ categoryLike: req.query.category }), req.query.limit);
-      const groups = await c.catalog.groupStats(r.listings);
-      return { items: r.listings.map((l) => presentProduct(l, { ...ctx(), groups })), total: r.total, limit: req.query.limit, category: req.query.category ?? null, window_days: 7 };
+      const ctx = await contextFor(c, r.listings);
+      return { items: r.listings.map((l) => presentProduct(l, ctx)), total: r.total, limit: req.query.limit, category: req.query.category ?? null, window_days: 7 };
     });
 
     app.get('/v1/products/export', {
@@ -90,9 +89,9 @@ export function browseRoutes(c: Container): FastifyPluginAsync {
     }, async (req) => {
       const q = req.query;
       const r = await c.catalog.deals(clean({ categoryLike: q.category }), q.min_discount_pct, q.limit, q.offset);
-      const groups = await c.catalog.groupStats(r.listings);
+      const ctx = await contextFor(c, r.listings);
       return {
-        items: r.listings.map((l) => ({ ...presentProduct(l, { ...ctx(), groups }), reference_price: l.referencePrice, discount_pct: discountOf(l) })),
+        items: r.listings.map((l) => ({ ...presentProduct(l, ctx), reference_price: l.referencePrice, discount_pct: discountOf(l) })),
         total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.listings.length < r.total,
         basis: 'median price of the listing over the 90 days before its current price',
       };

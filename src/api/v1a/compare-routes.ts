@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.js';
 import type { Listing } from '../../domain/listing.js';
 import { WireError } from '../../http/wire-error.js';
-import { presentHighlights, presentMatch, presentProduct } from './present.js';
+import { contextFor, presentHighlights, presentMatch, presentProduct } from './present.js';
 import { Price } from './schemas.js';
 
 const PRODUCT_NOT_FOUND = { detail: 'Product not found' };
@@ -21,17 +21,16 @@ const DIFF_FIELDS: Array<{ name: string; get: (l: Listing) => unknown }> = [
 export function compareRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const ctx = () => ({ now: c.clock.now(), fx: c.fx });
 
     /** Matches of one listing, in the shape shared by the GET and POST compare responses. */
     async function comparison(l: Listing, min?: number, max?: number) {
       const matches = await c.compare.matchesFor(l, { minSgdMinor: c.catalog.boundToSgdMinor(min), maxSgdMinor: c.catalog.boundToSgdMinor(max) });
-      const groups = await c.catalog.groupStats([l]);
+      const ctx = await contextFor(c, [l]);
       return {
         matches,
         body: {
           source_product_id: l.id, source_product_name: l.title,
-          matches: matches.map((m) => presentMatch(m, { ...ctx(), groups })), total_matches: matches.length,
+          matches: matches.map((m) => presentMatch(m, ctx)), total_matches: matches.length,
         },
       };
     }
@@ -87,9 +86,9 @@ export function compareRoutes(c: Container): FastifyPluginAsync {
     }, async (req) => {
       const listings = await c.catalog.getMany([...new Set(req.body.product_ids)]);
       const d = c.compare.diff(listings, DIFF_FIELDS);
-      const groups = await c.catalog.groupStats(listings);
+      const ctx = await contextFor(c, listings);
       return {
-        products: d.products.map((p) => ({ ...presentProduct(p.listing, { ...ctx(), groups }), price_rank: p.priceRank })),
+        products: d.products.map((p) => ({ ...presentProduct(p.listing, ctx), price_rank: p.priceRank })),
         field_diffs: d.fieldDiffs.map((f) => ({ field: f.field, values: f.values, all_identical: f.allIdentical })),
         identical_fields: d.identicalFields,
         cheapest_product_id: d.cheapestId, most_expensive_product_id: d.mostExpensiveId,

@@ -7,12 +7,18 @@ import { availabilityPrediction, confidenceScore } from '../../domain/signals.js
 import type { FxService } from '../../catalog/fx-service.js';
 import type { CompareMatch, Highlights } from '../../catalog/compare-service.js';
 import type { GroupStats } from '../../store/types.js';
+import type { Container } from '../../container.js';
 
 export interface PresentContext {
   now: Date;
   fx: FxService;
   currency?: Currency;
   groups?: Map<number, GroupStats>;
+}
+
+/** The presenter context for a set of listings: clock, rates, requested currency and their groups' sizes (one query). */
+export async function contextFor(c: Container, listings: Listing[], currency?: Currency): Promise<PresentContext> {
+  return { now: c.clock.now(), fx: c.fx, currency, groups: await c.catalog.groupStats(listings) };
 }
 
 /** Listing -> surface A product record (spec 2.1): flat, decimal strings, integer id. */

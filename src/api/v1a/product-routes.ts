@@ -11,7 +11,7 @@ import { formatMoney } from '../../domain/money.js';
 import { byPrice } from '../../catalog/compare-service.js';
 import { Currency, Limit, Offset, Price } from './schemas.js';
 import { clean, countriesOf, decodeCursor, encodeCursor, priceBounds } from './params.js';
-import { presentMerchantLink, presentProduct, presentVariant } from './present.js';
+import { contextFor, presentMerchantLink, presentProduct, presentVariant } from './present.js';
 
 const ListQuery = Type.Object({
   category_id: Type.Optional(Type.String({ maxLength: 200 })),
@@ -45,7 +45,6 @@ const isInt = (s: string) => /^\d{1,15}$/.test(s);
 export function productRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const ctx = (currency?: CurrencyCode) => ({ now: c.clock.now(), fx: c.fx, currency });
 
     app.get('/v1/products', {
       config: { surface: 'v1a', cacheSeconds: 600 },
@@ -57,9 +56,9 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       const cursor = q.cursor ? decodeCursor(q.cursor, sort) : null;
       const filter = clean({ categoryExact: q.category_id, countries: countriesOf(q.region, 'region'), ...bounds });
       const page = await c.catalog.page(filter, sort, cursor, q.limit, q.offset);
-      const groups = await c.catalog.groupStats(page.listings);
+      const ctx = await contextFor(c, page.listings, q.currency);
       return {
-        data: page.listings.map((l) => presentProduct(l, { ...ctx(q.currency), groups })),
+        data: page.listings.map((l) => presentProduct(l, ctx)),
         meta: { total: page.total, next_cursor: page.next ? encodeCursor(page.next) : null, has_more: page.next !== null, limit: q.limit },
       };
     });
@@ -74,7 +73,7 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       const { ref } = req.params;
       if (isInt(ref)) {
         const l = await c.catalog.findById(Number(ref));
-        if (l) return presentProduct(l, { ...ctx(req.query.currency), groups: await c.catalog.groupStats([l]) });
+        if (l) return presentProduct(l, await contextFor(c, [l], req.query.currency));
       }
       const bySku = await c.catalog.findBySku(ref);
       if (!bySku.length) {
@@ -101,15 +100,15 @@ export function productRoutes(c: Container): FastifyPluginAsync {
 }
 
 async function skuDetail(c: Container, product: Listing, q: { currency?: CurrencyCode; include_variants: boolean; include_merchant_links: boolean }) {
-  const now = c.clock.now();
+  const ctx = await contextFor(c, [product], q.currency);
+  const now = ctx.now;
   const links = (await c.catalog.groupMembers(product)).sort(byPrice);
   const merchants = links.length ? links : [product];
   const cheapest = merchants[0];
   const shown = q.currency ?? 'SGD';
   const rated = merchants.filter((m) => m.rating !== null).map((m) => new Big(m.rating!));
-  const groups = await c.catalog.groupStats([product]);
   return {
-    product: { ...presentProduct(product, { now, fx: c.fx, currency: q.currency, groups }), has_variants: product.variants.length > 0 },
+    product: { ...presentProduct(product, ctx), has_variants: product.variants.length > 0 },
     price_variants: q.include_variants ? product.variants.map(presentVariant) : [],
     merchant_links: q.include_merchant_links ? merchants.map((m) => presentMerchantLink(m, now)) : [],
     meta: {

@@ -3,10 +3,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.js';
 import type { SortKey } from '../../store/types.js';
-import type { Currency as CurrencyCode } from '../../domain/currencies.js';
 import { Bool, Currency, Limit, Offset, Price, Q } from './schemas.js';
 import { clean, countriesOf, priceBounds } from './params.js';
-import { presentProduct } from './present.js';
+import { contextFor, presentProduct } from './present.js';
 
 const SearchQuery = Type.Object({
   q: Type.Optional(Q),
@@ -40,7 +39,6 @@ const ProductsSearchQuery = Type.Object({
 export function searchRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const ctx = (currency?: CurrencyCode) => ({ now: c.clock.now(), fx: c.fx, currency });
 
     app.get('/v1/search', {
       config: { surface: 'v1a' },
@@ -52,8 +50,8 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
         text: q.q, sort: 'relevance', limit: q.limit, offset: q.offset,
         filter: clean({ categoryLike: q.category, sources: q.platform ? [q.platform.toLowerCase()] : undefined, inStock: q.in_stock, ...bounds }),
       });
-      const groups = await c.catalog.groupStats(r.listings);
-      return { total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.listings.length < r.total, items: r.listings.map((l) => presentProduct(l, { ...ctx(), groups })) };
+      const ctx = await contextFor(c, r.listings);
+      return { total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.listings.length < r.total, items: r.listings.map((l) => presentProduct(l, ctx)) };
     });
 
     app.get('/v1/products/search', {
@@ -72,10 +70,10 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
           inStock: q.in_stock, countries: countries.length ? countries : undefined, ...bounds,
         }),
       }, true);
-      const groups = await c.catalog.groupStats(r.listings);
+      const ctx = await contextFor(c, r.listings, q.currency);
       return {
         total: r.total, total_count: r.total, limit: q.limit, offset: q.offset,
-        items: r.listings.map((l) => presentProduct(l, { ...ctx(q.currency), groups })),
+        items: r.listings.map((l) => presentProduct(l, ctx)),
         has_more: q.offset + r.listings.length < r.total, next_cursor: null,
         facets: r.facets ?? null, highlights: r.highlights ?? null,
       };
@@ -86,7 +84,7 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
       schema: { tags: ['surface A'], summary: 'The cheapest product matching q', querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 500 }), category: Type.Optional(Type.String({ maxLength: 200 })) }) },
     }, async (req) => {
       const l = await c.catalog.bestPrice(req.query.q, clean({ categoryLike: req.query.category }));
-      return presentProduct(l, { ...ctx(), groups: await c.catalog.groupStats([l]) });
+      return presentProduct(l, await contextFor(c, [l]));
     });
   };
 }
