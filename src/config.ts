@@ -10,6 +10,8 @@ export interface Config {
   /** Namespace of every Redis key and channel: deployments (or test runs) sharing one Redis stay apart. */
   readonly redisPrefix: string;
   readonly demo: boolean;
+  /** Serve search from the in-memory index (SEARCH_INDEX=memory, the default) or from the store alone (off). */
+  readonly searchIndex: boolean;
   readonly tierOverrides: Readonly<Record<string, Partial<TierLimits>>>;
   readonly adminSecret: string | null;
   readonly smtpUrl: string | null;
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || null,
     redisPrefix: env.REDIS_PREFIX || 'catalog',
     demo: (env.CATALOG_DEMO ?? 'on').toLowerCase() !== 'off',
+    searchIndex: (env.SEARCH_INDEX ?? 'memory').toLowerCase() !== 'off',
     tierOverrides: Object.freeze(readTiers(env.TIERS_FILE)),
     adminSecret: env.ADMIN_SECRET || null,
     smtpUrl: env.SMTP_URL || null,

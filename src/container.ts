@@ -16,6 +16,7 @@ import { CompareService } from './catalog/compare-service.js';
 import { FxService } from './catalog/fx-service.js';
 import { HistoryService } from './catalog/history-service.js';
 import { IngestService } from './catalog/ingest.js';
+import { IndexedSearch } from './catalog/search-index/indexed-search.js';
 import { sqlitePath, type Config } from './config.js';
 import { MemoryBus, type EventBus } from './events/bus.js';
 import { RedisBus } from './events/redis-bus.js';
@@ -41,6 +42,8 @@ export interface Container {
   compare: CompareService;
   history: HistoryService;
   ingest: IngestService;
+  /** The in-memory search index; null with SEARCH_INDEX=off. Built by `serve`, not by one-shot CLI commands. */
+  searchIndex: IndexedSearch | null;
   cache: ResponseCache;
   tail: EventTail;
   /** Instance-to-instance notifications (Redis with REDIS_URL; nothing to tell otherwise). */
@@ -75,12 +78,14 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
   const oauth = new OAuthService(store.oauth, keys, quota, clock);
   auth.use(oauth.verifier());
   const now = () => clock.now();
-  const catalog = new CatalogService(store.catalog, fx, now);
+  const searchIndex = config.searchIndex ? new IndexedSearch(store.catalog, store.events) : null;
+  const catalog = new CatalogService(store.catalog, fx, now, searchIndex);
   const cache = new ResponseCache();
   const tail = new EventTail(store.events);
   tail.subscribe(() => {
     cache.invalidate();
     catalog.invalidate();
+    void searchIndex?.catchUp().catch(() => undefined);
   });
   const bus = wireBus(config, tail, keyEvents, () => {
     cache.invalidate();
@@ -98,7 +103,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
     compare: new CompareService(catalog),
     history: new HistoryService(store.catalog, now),
     ingest: new IngestService(writes, () => fx.rates()),
-    cache, tail, bus,
+    searchIndex, cache, tail, bus,
     async close() {
       tail.stop();
       await bus.close();

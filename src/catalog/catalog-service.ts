@@ -7,6 +7,7 @@ import { toMinor } from '../domain/money.js';
 import { slugify } from '../store/derived.js';
 import type { CatalogStore, GroupStats, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
 import type { FxService } from './fx-service.js';
+import type { IndexedSearch } from './search-index/indexed-search.js';
 
 export interface CategoryNode { name: string; slug: string; path: string[]; count: number; children: CategoryNode[] }
 
@@ -16,7 +17,12 @@ const CATEGORY_TTL_MS = 30_000;
 export class CatalogService {
   private categoryCache: { at: number; tree: CategoryNode[] } | null = null;
 
-  constructor(private readonly store: CatalogStore, private readonly fx: FxService, private readonly now: () => Date) {}
+  constructor(
+    private readonly store: CatalogStore,
+    private readonly fx: FxService,
+    private readonly now: () => Date,
+    private readonly index: IndexedSearch | null = null,
+  ) {}
 
   /** A price bound in `currency` as SGD cents, the unit the store filters on; exact until the final rounding. */
   boundToSgdMinor(amount: number | string | undefined, currency: Currency = 'SGD'): number | undefined {
@@ -32,7 +38,7 @@ export class CatalogService {
   }
 
   async search(q: SearchQuery, highlight = false): Promise<SearchResult> {
-    const result = await this.store.search(q);
+    const result = await this.find(q);
     if (highlight && q.text) {
       result.highlights = Object.fromEntries(result.listings.map((l) => [l.id, highlightTitle(l.title, q.text!)]));
     }
@@ -71,7 +77,7 @@ export class CatalogService {
 
   /** The cheapest listing matching a query; 404 when nothing matches. */
   async bestPrice(text: string, filter: ListingFilter): Promise<Listing> {
-    const r = await this.store.search({ text, filter, sort: 'price_asc', limit: 1, offset: 0 });
+    const r = await this.find({ text, filter, sort: 'price_asc', limit: 1, offset: 0 });
     if (!r.listings.length) throw notFound(`no product matching "${text}"`, { q: text });
     return r.listings[0];
   }
@@ -79,12 +85,19 @@ export class CatalogService {
   /** Recently updated products: changed within the last 7 days, newest first. */
   async trending(filter: ListingFilter, limit: number) {
     const since = new Date(this.now().getTime() - 7 * 86400_000).toISOString();
-    return this.store.search({ filter: { ...filter, checkedSince: since }, sort: 'newest', limit, offset: 0 });
+    return this.find({ filter: { ...filter, checkedSince: since }, sort: 'newest', limit, offset: 0 });
   }
 
   /** Listings priced at least `minPct` below the median of their own last 90 days, biggest drop first. */
   async deals(filter: ListingFilter, minPct: number, limit: number, offset: number) {
-    return this.store.search({ filter: { ...filter, minHistoryDiscountPct: minPct }, sort: 'deal_desc', limit, offset });
+    return this.find({ filter: { ...filter, minHistoryDiscountPct: minPct }, sort: 'deal_desc', limit, offset });
+  }
+
+  /** The in-memory index when it can answer (built, and holding every filter asked), else the store. */
+  private async find(q: SearchQuery): Promise<SearchResult> {
+    const hit = await this.index?.search(q);
+    if (!hit) return this.store.search(q);
+    return { listings: await this.store.getMany(hit.ids), total: hit.total, facets: hit.facets };
   }
 
   scan(filter: ListingFilter, limit: number, offset: number) {

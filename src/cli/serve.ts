@@ -17,6 +17,14 @@ export async function serve(config: Config): Promise<void> {
   const app = await buildApp(c, { logger: loggerOptions(config.logLevel) });
   await c.tail.start();
   await app.listen({ port: config.port, host: config.host });
+  if (c.searchIndex) {
+    // Built while the service already answers: until it is whole, the store serves search.
+    const started = Date.now();
+    void c.searchIndex.build().then(
+      () => app.log.info({ listings: c.searchIndex!.size, ms: Date.now() - started, state: c.searchIndex!.state }, 'search index ready'),
+      (err: Error) => app.log.error({ err: err.message }, 'search index build failed; the store serves search'),
+    );
+  }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   if (demoKey) {

@@ -20,6 +20,7 @@ export async function makeHarness(env: Record<string, string> = {}, clock = new 
   const c = await createContainer(config, { clock });
   const app = await buildApp(c);
   await app.ready();
+  await c.searchIndex?.build();
   const { Readable } = await import('node:stream');
   return {
     app, c, clock,

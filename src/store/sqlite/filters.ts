@@ -1,3 +1,4 @@
+import { searchWords } from '../../domain/search-text.js';
 import type { ListingFilter, SortKey } from '../types.js';
 
 export interface Where {
@@ -48,7 +49,7 @@ export function orderOf(sort: SortKey, ranked: boolean): string {
  * input can never form FTS syntax) and all words required.
  */
 export function ftsQuery(text: string): string | null {
-  const words = text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = searchWords(text);
   if (!words.length) return null;
-  return words.slice(0, 16).map((w) => `"${w}"`).join(' ');
+  return words.map((w) => `"${w}"`).join(' ');
 }

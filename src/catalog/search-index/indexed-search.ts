@@ -1,0 +1,94 @@
+import type { Listing } from '../../domain/listing.js';
+import { derivedColumns } from '../../store/derived.js';
+import type { CatalogStore, EventLogStore, SearchQuery } from '../../store/types.js';
+import { SearchIndex, type IndexAnswer, type IndexDoc } from './search-index.js';
+
+/** A search waits for the index to apply at most this many new events; beyond, the store answers while it catches up. */
+const INLINE_LAG = 5000;
+const BATCH = 2000;
+
+export type IndexState = 'off' | 'building' | 'ready' | 'unavailable';
+
+/**
+ * The search index of one process, kept in step with the shared store through the event log: built
+ * from a scan of every listing, then every event's listing is read again and re-indexed. Each search
+ * first applies what the log gained since (one cheap read of the newest id), so a listing written by
+ * any process (this one, a CLI import, another instance) is searchable as soon as it is committed.
+ * Until the index is built, or for filters it does not hold, `search` returns null and the store answers.
+ */
+export class IndexedSearch {
+  private index = new SearchIndex();
+  private position = 0;
+  private status: IndexState = 'off';
+  private following: Promise<void> | null = null;
+
+  constructor(private readonly catalog: CatalogStore, private readonly events: EventLogStore) {}
+
+  get state(): IndexState {
+    return this.status;
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** Reads every listing into a fresh index; the old one (if any) serves until the new one is whole. */
+  async build(): Promise<void> {
+    this.status = this.status === 'ready' ? 'ready' : 'building';
+    const index = new SearchIndex();
+    const position = await this.events.lastId();
+    for await (const l of this.catalog.scan({}, Number.MAX_SAFE_INTEGER, 0)) {
+      if (!index.upsert(docOf(l))) {
+        // Ids beyond what the packed postings hold: the store's own search serves instead.
+        this.status = 'unavailable';
+        return;
+      }
+    }
+    this.index = index;
+    this.position = position;
+    this.status = 'ready';
+    await this.catchUp();
+  }
+
+  async search(q: SearchQuery): Promise<IndexAnswer | null> {
+    if (this.status !== 'ready' || q.filter.ids || q.filter.checkedSince) return null;
+    const head = await this.events.lastId();
+    if (head - this.position > INLINE_LAG) {
+      void this.catchUp().catch(() => undefined);
+      return null;
+    }
+    for (let tries = 0; this.position < head && tries < 3; tries++) await this.catchUp();
+    return this.index.search(q);
+  }
+
+  /** Applies every event after the index's position; one reader at a time, callers share it. */
+  catchUp(): Promise<void> {
+    if (this.status !== 'ready') return Promise.resolve();
+    this.following ??= this.follow().finally(() => {
+      this.following = null;
+    });
+    return this.following;
+  }
+
+  private async follow(): Promise<void> {
+    for (;;) {
+      const events = await this.events.readAfter(this.position, BATCH);
+      if (!events.length) return;
+      const listings = await this.catalog.getMany([...new Set(events.map((e) => e.listingId))]);
+      for (const l of listings) this.index.upsert(docOf(l));
+      this.position = events[events.length - 1].id;
+      if (events.length < BATCH) return;
+    }
+  }
+}
+
+export function docOf(l: Listing): IndexDoc {
+  const d = derivedColumns(l);
+  return {
+    id: l.id, title: l.title, brand: l.brand, category: l.category,
+    categoryText: (l.categoryPath ?? [l.category ?? '']).join(' '), categoryKey: d.categoryKey,
+    source: l.source, domain: d.domain, countryCode: l.countryCode, inStock: l.inStock,
+    priceSgdMinor: d.priceSgdMinor, discountPct: d.discountPct, historyDiscountPct: d.historyDiscountPct,
+    rating: l.rating === null ? null : Number(l.rating), reviewCount: l.reviewCount, updatedAt: Date.parse(l.updatedAt),
+  };
+}

@@ -1,0 +1,327 @@
+import { indexTokens, searchWords } from '../../domain/search-text.js';
+import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../../store/facets.js';
+import type { FacetBucket, Facets, ListingFilter, SearchQuery, SortKey } from '../../store/types.js';
+import { Columns, type IndexDoc } from './columns.js';
+import { MAX_ID, Postings, type Group } from './postings.js';
+import { TopK } from './top-k.js';
+
+export type { IndexDoc } from './columns.js';
+
+/** What the index answers: the page's ids in order, the total and the facets; the store reads the rows. */
+export interface IndexAnswer { ids: number[]; total: number; facets?: Facets }
+
+/** The weights and constants of the store's ranking, `bm25(listings_fts, 10.0, 4.0, 2.0)`. */
+const TITLE = 10;
+const BRAND = 4;
+const CATEGORY = 2;
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * An in-memory search index over every listing: an inverted index of title, brand and category
+ * words, and a column per filter and sort key. It answers exactly what the store's `search` answers
+ * (the same matches, totals, facets and, for relevance, FTS5's bm25 with the same weights), but
+ * without ranking every match: a one-word query walks its term's listings grouped by score and stops
+ * after the page, and other queries intersect id-ordered lists and keep only a page-sized heap.
+ */
+export class SearchIndex {
+  private readonly terms = new Map<string, Postings>();
+  private readonly cols = new Columns();
+  private live = 0;
+  private totalTokens = 0;
+
+  get size(): number {
+    return this.live;
+  }
+
+  /** Adds or replaces one listing; false when its id is beyond what the index can hold. */
+  upsert(doc: IndexDoc): boolean {
+    if (doc.id > MAX_ID || doc.id < 1) return false;
+    const c = this.cols;
+    c.ensure(doc.id);
+    const id = doc.id;
+    const signature = textSignature(doc);
+    if (!c.alive[id] || c.signature[id] !== signature) {
+      if (c.alive[id]) this.unlink(id);
+      this.link(id, doc);
+      c.signature[id] = signature;
+    }
+    if (!c.alive[id]) {
+      c.alive[id] = 1;
+      this.live++;
+    }
+    c.set(doc);
+    return true;
+  }
+
+  private link(id: number, doc: IndexDoc): void {
+    const freq = new Map<string, number>();
+    let length = 0;
+    const add = (text: string | null, weight: number) => {
+      for (const t of indexTokens(text)) {
+        freq.set(t, (freq.get(t) ?? 0) + weight);
+        length++;
+      }
+    };
+    add(doc.title, TITLE);
+    add(doc.brand, BRAND);
+    add(doc.categoryText, CATEGORY);
+    length = Math.min(length, 0xffff);
+    this.cols.length[id] = length;
+    this.totalTokens += length;
+    const termList: Postings[] = [];
+    for (const [term, f] of freq) {
+      let p = this.terms.get(term);
+      if (!p) {
+        p = new Postings();
+        this.terms.set(term, p);
+      }
+      p.add(id, f, length);
+      termList.push(p);
+    }
+    this.cols.termsOf[id] = termList;
+  }
+
+  private unlink(id: number): void {
+    const length = this.cols.length[id];
+    for (const p of this.cols.termsOf[id] ?? []) p.remove(id, length);
+    this.totalTokens -= length;
+    this.cols.termsOf[id] = undefined;
+  }
+
+  search(q: SearchQuery): IndexAnswer {
+    const words = q.text ? searchWords(q.text) : null;
+    if (words && !words.length) return { ids: [], total: 0, facets: q.facets ? { category: [], platform: [], brand: [], rating: [], price: [] } : undefined };
+    const lists = words ? words.flatMap((w) => indexTokens(w)).map((t) => this.terms.get(t) ?? EMPTY) : null;
+    const accept = this.predicate(q.filter);
+    const keyset = q.afterId !== undefined;
+    const want = keyset ? q.limit : q.offset + q.limit;
+    if (lists?.length === 1 && !accept && !keyset && !q.facets && q.sort === 'relevance') {
+      return { ids: this.topOfTerm(lists[0], want).slice(q.offset), total: lists[0].n };
+    }
+    const ranked = lists !== null && q.sort === 'relevance' && !keyset;
+    const order = this.orderOf(q.sort, keyset, ranked);
+    const top = new TopK(want, order.tieAscending);
+    const after = keyset ? this.keysetTest(q.sort, q.afterId!) : null;
+    const facets = q.facets ? new FacetCounter(this.cols) : null;
+    let total = 0;
+    const visit = (id: number, score: number) => {
+      if (accept && !accept(id)) return;
+      total++;
+      facets?.add(id);
+      if (after && !after(id)) return;
+      top.push(ranked ? score : order.key!(id), id);
+    };
+    if (lists) this.intersect(lists, ranked, visit);
+    else {
+      const alive = this.cols.alive;
+      for (let id = 1; id < alive.length; id++) if (alive[id]) visit(id, 0);
+    }
+    const page = (keyset && after === null) ? [] : top.sorted();
+    return { ids: keyset ? page : page.slice(q.offset), total, facets: facets?.result() };
+  }
+
+  /**
+   * Walks the listings holding every term, the shortest list driving and the others followed by
+   * galloping cursors, and hands each one its bm25 score when `scored`.
+   */
+  private intersect(lists: Postings[], scored: boolean, visit: (id: number, score: number) => void): void {
+    if (lists.some((p) => p.n === 0)) return;
+    const order = lists.map((_, i) => i).sort((a, b) => lists[a].n - lists[b].n);
+    const driver = lists[order[0]];
+    const cursors = new Int32Array(lists.length);
+    const f = new Float64Array(lists.length);
+    const idf = lists.map((p) => this.idf(p));
+    const avgdl = this.totalTokens / this.live;
+    const length = this.cols.length;
+    const k1Plus1 = K1 + 1.0;
+    outer: for (let i = 0; i < driver.n; i++) {
+      const e = driver.data[i];
+      const id = e >>> 8;
+      f[order[0]] = e & 255;
+      for (let j = 1; j < order.length; j++) {
+        const t = order[j];
+        const p = lists[t];
+        const at = p.seek(id, cursors[t]);
+        cursors[t] = at;
+        if (at >= p.n) break outer;
+        const x = p.data[at];
+        if (x >>> 8 !== id) continue outer;
+        f[t] = x & 255;
+      }
+      let score = 0;
+      if (scored) {
+        // The same operations in the same order as FTS5's bm25, so equal listings score equal to the bit.
+        const norm = K1 * (1 - B + (B * length[id]) / avgdl);
+        for (let t = 0; t < lists.length; t++) score += idf[t] * ((f[t] * k1Plus1) / (f[t] + norm));
+      }
+      visit(id, score);
+    }
+  }
+
+  /** The best `want` listings of one term, by bm25 then id descending, visiting nothing below the page. */
+  private topOfTerm(p: Postings, want: number): number[] {
+    const idf = this.idf(p);
+    const avgdl = this.totalTokens / this.live;
+    const k1Plus1 = K1 + 1.0;
+    const groups = [...p.buildGroups(this.cols.length).values()]
+      .filter((g) => g.n > 0)
+      .map((g) => ({ g, score: 0 + idf * ((g.f * k1Plus1) / (g.f + K1 * (1 - B + (B * g.length) / avgdl))) }))
+      .sort((a, b) => b.score - a.score);
+    const out: number[] = [];
+    for (let i = 0; i < groups.length && out.length < want;) {
+      let j = i + 1;
+      while (j < groups.length && groups[j].score === groups[i].score) j++;
+      mergeDescending(groups.slice(i, j).map((x) => x.g), want - out.length, out);
+      i = j;
+    }
+    return out;
+  }
+
+  /** FTS5's idf: log((N - n + 0.5) / (n + 0.5)), and 1e-6 when that is not positive. */
+  private idf(p: Postings): number {
+    const idf = Math.log((this.live - p.n + 0.5) / (p.n + 0.5));
+    return idf <= 0 ? 1e-6 : idf;
+  }
+
+  private orderOf(sort: SortKey, keyset: boolean, ranked: boolean): { key: ((id: number) => number) | null; tieAscending: boolean } {
+    const c = this.cols;
+    if (ranked) return { key: null, tieAscending: false };
+    if (keyset && sort !== 'price_asc' && sort !== 'price_desc') return { key: (id) => -id, tieAscending: true };
+    switch (sort) {
+      case 'price_asc': return { key: (id) => -c.price[id], tieAscending: true };
+      case 'price_desc': return { key: (id) => c.price[id], tieAscending: false };
+      case 'rating': return { key: (id) => c.rating[id], tieAscending: false };
+      case 'reviews': return { key: (id) => c.reviews[id], tieAscending: false };
+      case 'discount_desc': return { key: (id) => c.discount[id], tieAscending: false };
+      case 'deal_desc': return { key: (id) => c.historyDiscount[id], tieAscending: false };
+      case 'relevance':
+      case 'newest': return { key: (id) => c.updated[id], tieAscending: false };
+    }
+  }
+
+  /** Deep paging after a listing: (price, id) past it for the price sorts, a higher id otherwise; null when it does not exist. */
+  private keysetTest(sort: SortKey, afterId: number): ((id: number) => boolean) | null {
+    const c = this.cols;
+    if (sort !== 'price_asc' && sort !== 'price_desc') return (id) => id > afterId;
+    if (afterId > MAX_ID || afterId >= c.alive.length || !c.alive[afterId]) return null;
+    const p0 = c.price[afterId];
+    return sort === 'price_asc'
+      ? (id) => c.price[id] > p0 || (c.price[id] === p0 && id > afterId)
+      : (id) => c.price[id] < p0 || (c.price[id] === p0 && id < afterId);
+  }
+
+  /** One test for every filter the query sets, over the columns; null when nothing is filtered. */
+  private predicate(f: ListingFilter): ((id: number) => boolean) | null {
+    const c = this.cols;
+    const lower = (s: string | undefined) => s?.toLowerCase();
+    const catLike = lower(f.categoryLike);
+    const catExact = f.categoryExact ? `|${f.categoryExact.toLowerCase()}|` : undefined;
+    const brandLike = lower(f.brandLike);
+    const brandExact = lower(f.brandExact);
+    const domain = lower(f.domain);
+    const sources = f.sources?.length ? new Set(f.sources) : null;
+    const excluded = f.excludeSources?.length ? new Set(f.excludeSources) : null;
+    const countries = f.countries?.length ? new Set(f.countries) : null;
+    const cat = catLike !== undefined || catExact !== undefined
+      ? c.categoryKeys.mask((v) => (catLike === undefined || v.includes(catLike)) && (catExact === undefined || v.includes(catExact)))
+      : null;
+    const brand = brandLike !== undefined || brandExact !== undefined
+      ? c.brands.mask((v) => { const l = v.toLowerCase(); return (brandLike === undefined || l.includes(brandLike)) && (brandExact === undefined || l === brandExact); })
+      : null;
+    const source = sources || excluded ? c.sources.mask((v) => (!sources || sources.has(v)) && (!excluded || !excluded.has(v))) : null;
+    const dom = domain !== undefined ? c.domains.mask((v) => v === domain || v.toLowerCase().endsWith(`.${domain}`)) : null;
+    const country = countries ? c.countries.mask((v) => countries.has(v)) : null;
+    const stock = f.inStock === undefined ? -1 : f.inStock ? 1 : 0;
+    const minP = f.minPriceSgdMinor ?? -Infinity;
+    const maxP = f.maxPriceSgdMinor ?? Infinity;
+    const minD = f.minDiscountPct;
+    const minH = f.minHistoryDiscountPct;
+    if (!cat && !brand && !source && !dom && !country && stock === -1 && minP === -Infinity && maxP === Infinity && minD === undefined && minH === undefined) return null;
+    return (id) =>
+      (cat === null || cat[c.categoryKey[id]] === 1)
+      && (brand === null || brand[c.brand[id]] === 1)
+      && (source === null || source[c.source[id]] === 1)
+      && (dom === null || dom[c.domain[id]] === 1)
+      && (country === null || country[c.country[id]] === 1)
+      && (stock === -1 || c.inStock[id] === stock)
+      && c.price[id] >= minP && c.price[id] <= maxP
+      && (minD === undefined || (c.discount[id] >= minD && c.discount[id] > 0))
+      && (minH === undefined || (c.historyDiscount[id] >= minH && c.historyDiscount[id] > 0));
+  }
+}
+
+const EMPTY = new Postings();
+
+/** Appends up to `want` ids of equally scored groups, highest id first. */
+function mergeDescending(groups: Group[], want: number, out: number[]): void {
+  const at = groups.map((g) => g.n - 1);
+  for (let taken = 0; taken < want; taken++) {
+    let best = -1;
+    for (let k = 0; k < groups.length; k++) {
+      if (at[k] >= 0 && (best < 0 || groups[k].ids[at[k]] > groups[best].ids[at[best]])) best = k;
+    }
+    if (best < 0) return;
+    out.push(groups[best].ids[at[best]--]);
+  }
+}
+
+/** Title, brand and category text, hashed (53 bits): a listing whose text is unchanged keeps its postings. */
+function textSignature(doc: IndexDoc): number {
+  const s = `${doc.title}\u0001${doc.brand ?? ''}\u0001${doc.categoryText}`;
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** Facet counts over the matches, bucketed and ordered as every store adapter does. */
+class FacetCounter {
+  private readonly category: Int32Array;
+  private readonly source: Int32Array;
+  private readonly brand: Int32Array;
+  private readonly rating = new Int32Array(RATING_FACET_FLOORS.length);
+  private readonly price = new Int32Array(PRICE_FACET_RANGES.length);
+
+  constructor(private readonly c: Columns) {
+    this.category = new Int32Array(c.categories.values.length);
+    this.source = new Int32Array(c.sources.values.length);
+    this.brand = new Int32Array(c.brands.values.length);
+  }
+
+  add(id: number): void {
+    const c = this.c;
+    this.category[c.category[id]]++;
+    this.source[c.source[id]]++;
+    this.brand[c.brand[id]]++;
+    const r = c.rating[id];
+    for (let i = 0; i < RATING_FACET_FLOORS.length; i++) if (r >= RATING_FACET_FLOORS[i]) this.rating[i]++;
+    const p = c.price[id];
+    for (let i = 0; i < PRICE_FACET_RANGES.length; i++) {
+      const band = PRICE_FACET_RANGES[i];
+      if ((band.minMinor === null || p >= band.minMinor) && (band.maxMinor === null || p < band.maxMinor)) this.price[i]++;
+    }
+  }
+
+  result(): Facets {
+    const top = (counts: Int32Array, values: Array<string | null>): FacetBucket[] => {
+      const out: FacetBucket[] = [];
+      for (let i = 1; i < counts.length; i++) if (counts[i] > 0) out.push({ value: values[i]!, count: counts[i] });
+      out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+      return out.slice(0, facetLimit);
+    };
+    return {
+      category: top(this.category, this.c.categories.values),
+      platform: top(this.source, this.c.sources.values),
+      brand: top(this.brand, this.c.brands.values),
+      rating: RATING_FACET_FLOORS.map((f, i) => ({ value: `${f}+`, count: this.rating[i] })),
+      price: PRICE_FACET_RANGES.map((r, i) => ({ range: r.label, min: r.min, max: r.max, count: this.price[i] })),
+    };
+  }
+}

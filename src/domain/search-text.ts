@@ -1,0 +1,27 @@
+/**
+ * The words of a search query: NFKC, lower case, runs of letters and digits, at most 16. Every
+ * search engine of the service (FTS5, tsvector, the in-memory index) starts from these words, so
+ * they agree on what a query asks for; punctuation and operators in user text never form syntax.
+ */
+export function searchWords(text: string): string[] {
+  return (text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 16);
+}
+
+const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+const NON_ASCII = /[^ -~]/;
+const LATIN_MARKS = /[\u0300-\u036f]/g;
+
+/**
+ * Splits indexed text into tokens the way SQLite FTS5's `unicode61 remove_diacritics 2` tokenizer
+ * does: letters, digits and private-use characters form tokens, everything else separates them
+ * (combining marks included), case is folded and Latin diacritics removed ("Điện" -> "điên" ->
+ * "đien", as FTS5 keeps the stroke of đ).
+ */
+export function indexTokens(text: string | null | undefined, out: string[] = []): string[] {
+  if (!text) return out;
+  for (const m of text.toLowerCase().matchAll(TOKEN)) {
+    const w = m[0];
+    out.push(NON_ASCII.test(w) ? w.normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC') : w);
+  }
+  return out;
+}

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
+import { IndexedSearch } from '../../src/catalog/search-index/indexed-search.js';
+import { createSqliteStore } from '../../src/store/sqlite/index.js';
+import type { ListingFilter, SearchQuery, SortKey, Store } from '../../src/store/types.js';
+import { rec } from '../helpers/records.js';
+import { ingest } from '../store/contract.js';
+
+/**
+ * The index must answer exactly what the store's own search (FTS5, bm25) answers: the same totals
+ * and facets, the same pages for every sort, and for relevance the same order to the last listing.
+ */
+let store: Store;
+let index: IndexedSearch;
+
+beforeAll(async () => {
+  const records = [...generateDemoRecords({ listings: 3000, seed: 11, now: new Date('2026-11-20T00:00:00.000Z') })] as unknown as Array<Record<string, unknown>>;
+  store = createSqliteStore(':memory:');
+  await store.migrate();
+  await ingest(store, records, 500);
+  index = new IndexedSearch(store.catalog, store.events);
+  await index.build();
+});
+
+afterAll(async () => {
+  await store?.close();
+});
+
+async function both(q: SearchQuery) {
+  const a = await store.catalog.search(q);
+  const b = await index.search(q);
+  if (!b) throw new Error('the index declined a query it holds every filter of');
+  return { store: { ids: a.listings.map((l) => l.id), total: a.total, facets: a.facets }, index: b };
+}
+
+const TEXTS = ['samsung', 'phone', 'galaxy phone', 'apple iphone', 'wireless headphones', 'coffee', 'laptop 16gb', 'xiaomi',
+  'shoes', 'zzzz nothing', 'bluetooth speaker', 'electronics', 'beauty', 'pro', 'black 128gb', 'Điện thoại', '!!!', 'the'];
+const FILTERS: ListingFilter[] = [
+  {}, { inStock: true }, { inStock: false }, { sources: ['shopee_sg', 'lazada_my'] }, { excludeSources: ['shopee_sg'] },
+  { categoryLike: 'phone' }, { categoryExact: 'electronics' }, { brandLike: 'sam' }, { brandExact: 'apple' },
+  { minPriceSgdMinor: 5000, maxPriceSgdMinor: 50000 }, { minDiscountPct: 10 }, { countries: ['SG', 'MY'] },
+  { minHistoryDiscountPct: 1 }, { domain: 'shopee.sg' }, { inStock: true, countries: ['TH'], minPriceSgdMinor: 1000 },
+];
+const SORTS: SortKey[] = ['relevance', 'price_asc', 'price_desc', 'newest', 'rating', 'reviews', 'discount_desc', 'deal_desc'];
+
+describe('the search index agrees with the store', () => {
+  it('relevance: the same order, totals and facets for every text and filter', async () => {
+    let nonEmpty = 0;
+    for (const text of TEXTS) {
+      for (const filter of FILTERS) {
+        for (const [offset, limit] of [[0, 20], [15, 100]]) {
+          const r = await both({ text, filter, sort: 'relevance', limit, offset, facets: true });
+          expect({ text, filter, offset, ...r.index }).toEqual({ text, filter, offset, ...r.store });
+          if (r.store.total) nonEmpty++;
+        }
+      }
+    }
+    expect(nonEmpty).toBeGreaterThan(100);
+  });
+
+  it('the one-word fast path gives the same pages as the full ranking', async () => {
+    for (const text of ['samsung', 'phone', 'pro', 'black', 'electronics', 'the', 'nothingatall']) {
+      for (const [offset, limit] of [[0, 1], [0, 20], [20, 20], [95, 100]]) {
+        const r = await both({ text, filter: {}, sort: 'relevance', limit, offset });
+        expect({ text, offset, ...r.index }).toEqual({ text, offset, ...r.store, facets: undefined });
+      }
+    }
+  });
+
+  it('every other sort, with and without text, and deep paging by id', async () => {
+    for (const sort of SORTS) {
+      for (const filter of FILTERS.slice(0, 8)) {
+        for (const text of [undefined, 'samsung', 'phone case']) {
+          const r = await both({ text, filter, sort, limit: 30, offset: 10, facets: text === undefined });
+          expect({ sort, filter, text, ...r.index }).toEqual({ sort, filter, text, ...r.store });
+          for (const afterId of [1, 100, 2999, 5000]) {
+            const k = await both({ text, filter, sort, limit: 20, offset: 0, afterId });
+            expect({ sort, filter, text, afterId, ...k.index }).toEqual({ sort, filter, text, afterId, ...k.store, facets: undefined });
+          }
+        }
+      }
+    }
+  });
+
+  it('leaves to the store the filters it does not hold', async () => {
+    expect(await index.search({ filter: { ids: [1, 2] }, sort: 'newest', limit: 5, offset: 0 })).toBeNull();
+    expect(await index.search({ filter: { checkedSince: '2026-11-01T00:00:00.000Z' }, sort: 'newest', limit: 5, offset: 0 })).toBeNull();
+  });
+});
+
+describe('the index follows the store', () => {
+  let s: Store;
+  let ix: IndexedSearch;
+  const ids = async (text: string, filter: ListingFilter = {}) => (await ix.search({ text, filter, sort: 'relevance', limit: 50, offset: 0 }))!;
+
+  beforeAll(async () => {
+    s = createSqliteStore(':memory:');
+    await s.migrate();
+    await ingest(s, [rec({ sku: 'K1', title: 'Philips Electric Kettle 1.7L', brand: 'Philips', price: '59.00' })]);
+    ix = new IndexedSearch(s.catalog, s.events);
+    await ix.build();
+  });
+
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('sees a listing as soon as it is committed, by any writer', async () => {
+    expect((await ids('toaster')).total).toBe(0);
+    await ingest(s, [rec({ sku: 'T1', title: 'Breville Toaster 4 slice', brand: 'Breville', price: '89.00' })]);
+    const r = await ids('toaster');
+    expect(r.total).toBe(1);
+    expect(r.ids).toEqual([(await s.catalog.getBySku('T1'))[0].id]);
+  });
+
+  it('moves a listing whose title changed off its old words, and re-prices it', async () => {
+    await ingest(s, [rec({ sku: 'K1', title: 'Philips Glass Jug 1.7L', brand: 'Philips', price: '49.00', observed_at: '2026-11-21T10:00:00.000Z' })]);
+    expect((await ids('kettle')).total).toBe(0);
+    expect((await ids('jug')).total).toBe(1);
+    expect((await ids('philips', { maxPriceSgdMinor: 5000 })).total).toBe(1);
+    expect((await ids('philips', { maxPriceSgdMinor: 4899 })).total).toBe(0);
+    const q: SearchQuery = { text: 'philips jug', filter: {}, sort: 'relevance', limit: 10, offset: 0, facets: true };
+    expect(await ix.search(q)).toEqual({ ids: (await s.catalog.search(q)).listings.map((l) => l.id), total: 1, facets: (await s.catalog.search(q)).facets });
+  });
+
+  it('ranks the same as the store after many changes', async () => {
+    const more = Array.from({ length: 300 }, (_, i) => rec({
+      sku: `M${i}`, title: `${['Philips', 'Sony', 'Samsung'][i % 3]} ${['Kettle', 'Jug', 'Speaker', 'Phone'][i % 4]} model ${i % 17} ${i % 2 ? 'black' : ''}`,
+      brand: ['Philips', 'Sony', 'Samsung'][i % 3], price: `${10 + i}.50`,
+    }));
+    await ingest(s, more);
+    await ingest(s, more.slice(0, 100).map((r, i) => ({ ...r, title: `${r.title as string} renamed ${i % 5}`, observed_at: '2026-11-22T10:00:00.000Z' })));
+    for (const text of ['philips', 'kettle', 'black', 'renamed', 'model 3', 'sony speaker black']) {
+      const q: SearchQuery = { text, filter: {}, sort: 'relevance', limit: 40, offset: 0 };
+      expect({ text, ...(await ix.search(q)) }).toEqual({ text, ids: (await s.catalog.search(q)).listings.map((l) => l.id), total: (await s.catalog.search(q)).total });
+    }
+  });
+});
