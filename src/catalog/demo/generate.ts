@@ -1,5 +1,5 @@
 import { listingCtx, recordOf, type ListingCtx } from './listing.js';
-import { groupSizeOf, platformsFor, productAt, type DemoProduct } from './products.js';
+import { groupSizeOf, nameKeyOf, platformsFor, productAt, type DemoProduct } from './products.js';
 import type { IngestRecordInput } from './record.js';
 import type { Platform } from './platforms.js';
 import { timelineOf, type Observation, type Window } from './timeline.js';
@@ -37,14 +37,25 @@ interface Layout {
   product: Int32Array;
   slot: Uint8Array;
   size: Uint8Array;
+  /** Per product: 1 when its catalogue name was taken by an earlier product (a long-tail product). */
+  longTail: Uint8Array;
 }
 
-/** Listing index -> (product, slot in the product's group). Products take consecutive indices. */
+/**
+ * Listing index -> (product, slot in the product's group). Products take consecutive indices.
+ * The first product to draw a catalogue name owns it; later ones become long-tail products, so
+ * the number of distinct products grows with the catalogue and each keeps its 1 to 6 listings.
+ */
 function layoutOf(seed: number, listings: number): Layout {
   const product = new Int32Array(listings);
   const slot = new Uint8Array(listings);
   const size = new Uint8Array(listings);
+  const longTail = new Uint8Array(listings);
+  const names = new Set<string>();
   for (let i = 0, p = 0; i < listings; p++) {
+    const key = nameKeyOf(seed, p);
+    if (names.has(key)) longTail[p] = 1;
+    else names.add(key);
     const n = Math.min(groupSizeOf(seed, p), listings - i);
     for (let s = 0; s < n; s++, i++) {
       product[i] = p;
@@ -52,7 +63,7 @@ function layoutOf(seed: number, listings: number): Layout {
       size[i] = n;
     }
   }
-  return { product, slot, size };
+  return { product, slot, size, longTail };
 }
 
 const TWO_DIGITS = Array.from({ length: 60 }, (_, k) => (k < 10 ? '0' : '') + k);
@@ -107,6 +118,7 @@ export function* generateDemoRecords(opts: DemoOptions): Generator<IngestRecordI
   const originMs = nowMs - spanDays * DAY_MS;
   const w: Window = { now: spanDays * 86_400, historyDays, listings };
   const layout = layoutOf(seed, listings);
+  const longTail = (p: number) => layout.longTail[p] === 1;
   const clock = new IsoClock(originMs);
 
   let keys = new Float64Array(Math.max(16, historyDays > 0 ? listings * 8 : listings));
@@ -138,7 +150,7 @@ export function* generateDemoRecords(opts: DemoOptions): Generator<IngestRecordI
       let prod = products.get(p);
       if (!prod) {
         if (products.size >= PRODUCT_CACHE) products.clear();
-        const product = productAt(seed, p);
+        const product = productAt(seed, p, longTail);
         prod = { product, platforms: platformsFor(seed, product, layout.size[i]) };
         products.set(p, prod);
       }

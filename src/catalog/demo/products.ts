@@ -3,6 +3,7 @@ import { makeGtin13 } from './gtin.js';
 import type { Axis } from './kinds.js';
 import { PLATFORMS, type Platform } from './platforms.js';
 import { Rng, STREAM, cumulative } from './prng.js';
+import { nounOf, tailBrand, TAIL_BRANDS_PER_LEAF, TAIL_WORDS } from './long-tail.js';
 import { slugOf } from './titles.js';
 
 export type ProductRole = 'product' | 'accessory' | 'bundle';
@@ -114,20 +115,83 @@ function seriesName(rng: Rng, brand: BrandLine): { name: string; usd: [number, n
   return { name: `${s.head}${number}${s.tail}`.trim(), usd: s.usd };
 }
 
-export function productAt(seed: number, p: number): DemoProduct {
+/**
+ * The draws that name a product, in order: role and leaf, the phone a case or bundle refers to,
+ * brand, series, suffix and the option titles name. `key` is what two products must not share:
+ * listings of one product are told apart from another's by their titles, so each catalogue name
+ * belongs to one product and later products drawing a taken name become long-tail products.
+ * The suffix is left out of the key: "Watch7 Active" and "Watch7 Classic" listings differ by one
+ * weak word and the matcher (rightly unsure) would put both products in one group.
+ */
+interface Naming {
+  rng: Rng;
+  leaf: Leaf;
+  role: ProductRole;
+  /** The phone a case or bundle refers to, -1 when none. */
+  target: number;
+  brand: BrandLine | null;
+  series: { name: string; usd: [number, number] | null };
+  suffix: readonly [string, number];
+  axisBase: number;
+  key: string;
+}
+
+function namingOf(seed: number, p: number): Naming {
   const rng = Rng.for(seed, STREAM.product, p);
   const { leaf, bundle } = headOf(rng);
   const needsPhone = bundle || leaf === CASE_LEAF;
-  const q = needsPhone ? phoneBefore(seed, p) : -1;
   // Without an earlier phone (the first few products) a bundle or case becomes a plain phone.
-  const target = q >= 0 ? productAt(seed, q) : null;
-  const effLeaf = needsPhone && !target ? PHONE_LEAF : leaf;
-  const role: ProductRole = !target ? 'product' : bundle ? 'bundle' : 'accessory';
+  const target = needsPhone ? phoneBefore(seed, p) : -1;
+  const effLeaf = needsPhone && target < 0 ? PHONE_LEAF : leaf;
+  const role: ProductRole = target < 0 ? 'product' : bundle ? 'bundle' : 'accessory';
+  const spec = effLeaf.spec;
+  const axis = 'axis' in spec ? spec.axis : undefined;
+  // A bundle is its phone's brand and name plus earbuds, drawn later: one bundle per phone.
+  if (role === 'bundle') return { rng, leaf: effLeaf, role, target, brand: null, series: { name: '', usd: null }, suffix: ['', 1], axisBase: 0, key: `b|${target}` };
+  const brand = rng.pick(effLeaf.brands);
+  const series = seriesName(rng, brand);
+  const suffix = rng.pick(spec.suffixes);
+  const axisBase = axis?.inTitle ? rng.int(0, Math.max(0, axis.options.length - 2)) : 0;
+  const option = axis?.inTitle ? axis.options[axisBase] : '';
+  return { rng, leaf: effLeaf, role, target, brand, series, suffix, axisBase, key: `${effLeaf.index}|${brand.brand}|${series.name}|${option}|${target}` };
+}
+
+/** The name that identifies product p in the catalogue: the first product drawing it owns it. */
+export function nameKeyOf(seed: number, p: number): string {
+  return namingOf(seed, p).key;
+}
+
+/**
+ * Whether product p is a long-tail product: its catalogue name was drawn by an earlier product,
+ * so it gets a brand and model of its own (see `longTailNaming`). The generator decides this
+ * once per catalogue, in product order.
+ */
+export type LongTail = (p: number) => boolean;
+
+/**
+ * Made-up brand and model for a long-tail product: a category specialist brand, a model word and
+ * the product's own model number in the name (long-tail sellers title by model number).
+ */
+function longTailNaming(n: Naming, p: number): Naming {
+  const { rng } = n;
+  const brand = tailBrand(n.leaf, rng.int(0, TAIL_BRANDS_PER_LEAF - 1));
+  const code = modelCode(brand.codePrefix, p);
+  const word = rng.pick(TAIL_WORDS);
+  const leaf = n.role === 'bundle' ? PHONE_LEAF : n.leaf;
+  const role: ProductRole = n.role === 'bundle' ? 'product' : n.role;
+  const name = role === 'accessory' ? `${word} ${code}` : `${word} ${nounOf(leaf)} ${code}`;
+  return { ...n, leaf, role, brand, series: { name, usd: null }, suffix: ['', 1], key: '' };
+}
+
+export function productAt(seed: number, p: number, longTail: LongTail = () => false): DemoProduct {
+  const head = namingOf(seed, p);
+  const naming = longTail(p) ? longTailNaming(head, p) : head;
+  const { rng, leaf: effLeaf, role, series, axisBase: base } = naming;
+  const target = role === 'product' ? null : productAt(seed, naming.target, longTail);
   const spec = effLeaf.spec;
 
-  const brand = role === 'bundle' ? target!.brand : rng.pick(effLeaf.brands);
-  const series = seriesName(rng, brand);
-  const [suffix, factor] = rng.pick(spec.suffixes);
+  const brand = role === 'bundle' ? target!.brand : naming.brand!;
+  const [suffix, factor] = naming.suffix;
   const [lo, hi] = series.usd ?? effLeaf.usd;
   let usd = lo * Math.pow(hi / lo, rng.next()) * factor;
   let name = series.name + suffix;
@@ -146,7 +210,7 @@ export function productAt(seed: number, p: number): DemoProduct {
   if (axis) {
     const n = axis.options.length;
     if (axis.inTitle) {
-      axisBase = rng.int(0, Math.max(0, n - 2));
+      axisBase = base;
       axisCount = Math.min(n - axisBase, rng.int(1, 3));
     } else {
       axisCount = n;

@@ -31,7 +31,7 @@ export function titleFor(rng: Rng, product: DemoProduct, platform: Platform, par
     case 'amazon': {
       const b = rng.chance(0.3) ? brand.toUpperCase() : brand;
       const attrs = [option, colour].filter(Boolean).join(', ');
-      const code = TECH_KINDS.has(product.leaf.kind) && rng.chance(0.35) ? ` ${product.modelCode}` : '';
+      const code = TECH_KINDS.has(product.leaf.kind) && rng.chance(0.35) && !product.name.includes(product.modelCode) ? ` ${product.modelCode}` : '';
       return `${b} ${product.name}${extra ? ' ' + extra : ''}${attrs ? ', ' + attrs : ''}${code}`;
     }
     case 'bestbuy':
@@ -48,7 +48,7 @@ export function titleFor(rng: Rng, product: DemoProduct, platform: Platform, par
       if (option) words.push(option);
       if (extra) words.push(extra);
       if (colour) words.push(colour);
-      if (TECH_KINDS.has(product.leaf.kind) && rng.chance(0.3)) words.push(rng.chance(0.5) ? `(${product.modelCode})` : product.modelCode);
+      if (TECH_KINDS.has(product.leaf.kind) && rng.chance(0.3) && !product.name.includes(product.modelCode)) words.push(rng.chance(0.5) ? `(${product.modelCode})` : product.modelCode);
       let title = words.join(' ');
       if (platform.family === 'tiki' && rng.chance(0.6)) title += ' - Hàng chính hãng';
       else if (tags.suffix.length && rng.chance(0.3)) title += rng.pick(tags.suffix);
