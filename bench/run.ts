@@ -102,7 +102,16 @@ async function main() {
   createWriteStream(tiers).end(JSON.stringify({ enterprise: { per_minute: 100_000_000, per_day: null } }));
   const server: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'catalog.js'), 'serve'], { env: { ...env, TIERS_FILE: tiers }, stdio: ['ignore', 'inherit', 'inherit'] });
   const base = 'http://127.0.0.1:18765';
-  for (let i = 0; i < 100; i++) { try { if ((await fetch(`${base}/health`)).ok) break; } catch { /* starting */ } await new Promise((r) => setTimeout(r, 200)); }
+  // Ready means listening and, unless SEARCH_INDEX=off, the search index built (the store answers search until then).
+  const indexStart = Date.now();
+  for (let i = 0; i < 3000; i++) {
+    try {
+      const h = (await (await fetch(`${base}/health`)).json()) as { search_index?: string };
+      if (h.search_index !== 'building') break;
+    } catch { /* starting */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  console.log(`server ready (search index built) ${((Date.now() - indexStart) / 1000).toFixed(1)} s after start`);
   const headers = { authorization: `Bearer ${key}` };
   const maxId = N;
   const ids = Array.from({ length: 2000 }, (_, i) => `/v1/products/${1 + ((i * 7919) % maxId)}`);

@@ -6,6 +6,7 @@ export function rootRoutes(c: Container): FastifyPluginAsync {
   return async (app) => {
     app.get('/health', { config: { auth: false }, schema: { tags: ['meta'], summary: 'Health check (no key needed)' } }, async () => ({
       status: 'ok', version: c.config.version, environment: c.config.environment, store: c.store.kind,
+      search_index: c.searchIndex?.state ?? 'off',
     }));
     app.get('/v1', { config: { surface: 'v1a' }, schema: { tags: ['meta'], summary: 'API root' } }, async () => ({
       api: 'Catalog service', version: 'v1', endpoints: ENDPOINTS_V1,

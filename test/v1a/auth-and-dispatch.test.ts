@@ -37,7 +37,7 @@ describe('authentication, over every route', () => {
   it('/health needs no key and reports a version', async () => {
     const r = await h.app.inject({ url: '/health' });
     expect(r.statusCode).toBe(200);
-    expect(r.json()).toMatchObject({ status: 'ok', version: expect.any(String), environment: expect.any(String) });
+    expect(r.json()).toMatchObject({ status: 'ok', version: expect.any(String), environment: expect.any(String), search_index: 'ready' });
   });
 
   it('unknown routes get the standard 404 envelope; errors never leak a stack', async () => {

@@ -1,0 +1,72 @@
+/**
+ * `npx tsx bench/search-index.ts --listings N`: the in-memory search index alone, without HTTP or a
+ * store. Builds it from N generated listings, then times the bench's query mix (common words in >10%
+ * of titles, mid-frequency words, two- and three-word queries), with and without filters and facets.
+ * Prints build time, heap and RSS, and per-query microseconds (mean and p99 over repeated runs).
+ */
+import { parseArgs } from 'node:util';
+import { normalizeRecord } from '../src/catalog/normalize.js';
+import { generateDemoRecords } from '../src/catalog/demo/generate.js';
+import { docOf } from '../src/catalog/search-index/indexed-search.js';
+import { SearchIndex } from '../src/catalog/search-index/search-index.js';
+import { shippedRates } from '../src/catalog/fx-service.js';
+import type { Listing } from '../src/domain/listing.js';
+import type { SearchQuery } from '../src/store/types.js';
+
+const { values: args } = parseArgs({ options: { listings: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' } } });
+const N = Number(args.listings);
+const RUNS = Number(args.runs);
+const now = new Date('2026-11-20T00:00:00.000Z');
+const rates = shippedRates();
+
+const index = new SearchIndex();
+const titles: string[] = [];
+let id = 0;
+const t0 = performance.now();
+for (const raw of generateDemoRecords({ listings: N, seed: 1, historyDays: 0, now })) {
+  const n = normalizeRecord(raw, id + 1, rates, now);
+  if (!n.ok) continue;
+  const r = n.record;
+  const listing: Listing = {
+    ...r, id: ++id, uuid: '', groupId: id, priceTrend: null, referencePrice: null,
+    lastCheckedAt: r.observedAt, dataUpdatedAt: r.observedAt, createdAt: r.observedAt, updatedAt: r.observedAt,
+  };
+  index.upsert(docOf(listing));
+  if (id % Math.max(1, Math.floor(N / 5000)) === 0) titles.push(r.title);
+}
+const buildMs = performance.now() - t0;
+global.gc?.();
+const mem = process.memoryUsage();
+console.log(`built ${index.size} listings in ${(buildMs / 1000).toFixed(1)} s (generation and normalization included); heap ${Math.round(mem.heapUsed / 2 ** 20)} MB, array buffers ${Math.round(mem.arrayBuffers / 2 ** 20)} MB, RSS ${Math.round(mem.rss / 2 ** 20)} MB`);
+
+const df = new Map<string, number>();
+for (const t of titles) for (const w of new Set(t.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? [])) df.set(w, (df.get(w) ?? 0) + 1);
+const byFreq = [...df.entries()].sort((a, b) => b[1] - a[1]);
+const common = byFreq.slice(0, 4).map(([w]) => w);
+const mid = byFreq.slice(Math.floor(byFreq.length * 0.05), Math.floor(byFreq.length * 0.05) + 4).map(([w]) => w);
+const multi = titles.slice(0, 4).map((t, i) => (t.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? []).slice(0, 2 + (i % 2)).join(' '));
+const pairs = [`${common[0]} ${common[1]}`, `${common[2]} ${common[3]}`];
+
+function time(name: string, make: (text: string) => SearchQuery, texts: string[]) {
+  for (const text of texts) {
+    const q = make(text);
+    const first = index.search(q);
+    const samples: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const s = performance.now();
+      index.search(q);
+      samples.push((performance.now() - s) * 1000);
+    }
+    samples.sort((a, b) => a - b);
+    const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
+    console.log(`| ${name} | ${text} | ${first.total} | ${Math.round(mean)} | ${Math.round(samples[Math.floor(samples.length * 0.99)])} |`);
+  }
+}
+
+console.log('\n| query | text | matches | mean µs | p99 µs |\n|---|---|---|---|---|');
+const plain = (text: string): SearchQuery => ({ text, filter: {}, sort: 'relevance', limit: 20, offset: 0 });
+time('relevance', plain, [...common, ...mid, ...multi, ...pairs]);
+time('relevance, in stock, SG', (text) => ({ ...plain(text), filter: { inStock: true, countries: ['SG'] } }), common.slice(0, 2));
+time('relevance + facets', (text) => ({ ...plain(text), facets: true }), common.slice(0, 2));
+time('price_asc', (text) => ({ ...plain(text), sort: 'price_asc' }), common.slice(0, 2));
+time('no text, deal_desc, min 5%', () => ({ filter: { minHistoryDiscountPct: 5 }, sort: 'deal_desc', limit: 20, offset: 0 }), ['(none)']);
