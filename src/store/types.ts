@@ -89,6 +89,8 @@ export interface CatalogStore {
   page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult>;
   /** Streams listings in id order for export; never holds the whole result. */
   scan(filter: ListingFilter, limit: number, offset: number): AsyncIterable<Listing>;
+  /** The search columns of up to `limit` listings with id > `afterId`, in id order: how a search index loads. */
+  searchDocs?(afterId: number, limit: number): Promise<SearchDoc[]>;
   observations(listingId: number, since: string, opts: { platform?: string; limit: number; offset: number }): Promise<{ entries: PriceObservation[]; total: number }>;
   categories(): Promise<CategoryCount[]>;
   /** A random sample of listings matching the filter (V2 explore), reproducible by seed. */
@@ -96,6 +98,30 @@ export interface CatalogStore {
   count(): Promise<number>;
   /** Size and cheapest SGD price (cents) of each match group: competitor counts and buy-box prices. */
   groupStats(groupIds: number[]): Promise<Map<number, GroupStats>>;
+}
+
+/** What a search index keeps of a listing: the text it matches and every column search filters or sorts on. */
+export interface SearchDoc {
+  id: number;
+  title: string;
+  brand: string | null;
+  /** The leaf category name (the category facet). */
+  category: string | null;
+  /** The category path as indexed text (its JSON form: the punctuation only separates words), or the category. */
+  categoryText: string;
+  /** "|name|slug|..." of every level, as `ListingFilter.categoryLike` and `categoryExact` match it. */
+  categoryKey: string | null;
+  source: string;
+  domain: string | null;
+  countryCode: string;
+  inStock: boolean | null;
+  priceSgdMinor: number;
+  discountPct: number;
+  historyDiscountPct: number;
+  rating: number | null;
+  reviewCount: number | null;
+  /** Epoch milliseconds. */
+  updatedAt: number;
 }
 
 export interface GroupStats { size: number; minPriceSgdMinor: number }

@@ -1,28 +1,8 @@
+import type { SearchDoc } from '../../store/types.js';
 import type { Postings } from './postings.js';
 
-/** What the index keeps of a listing: the text it matches and every column search filters or sorts on. */
-export interface IndexDoc {
-  id: number;
-  title: string;
-  brand: string | null;
-  /** The leaf category name (the category facet). */
-  category: string | null;
-  /** The words of the category path as the store indexes them. */
-  categoryText: string;
-  /** "|name|slug|..." of every level, as `ListingFilter.categoryLike` and `categoryExact` match it. */
-  categoryKey: string | null;
-  source: string;
-  domain: string | null;
-  countryCode: string;
-  inStock: boolean | null;
-  priceSgdMinor: number;
-  discountPct: number;
-  historyDiscountPct: number;
-  rating: number | null;
-  reviewCount: number | null;
-  /** Epoch milliseconds. */
-  updatedAt: number;
-}
+/** What the index keeps of a listing. */
+export type IndexDoc = SearchDoc;
 
 /** Distinct strings of one column, numbered from 1 (0 is null). Filters test each distinct value once per query. */
 export class Dict {

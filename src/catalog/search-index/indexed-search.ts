@@ -6,6 +6,7 @@ import { SearchIndex, type IndexAnswer, type IndexDoc } from './search-index.js'
 /** A search waits for the index to apply at most this many new events; beyond, the store answers while it catches up. */
 const INLINE_LAG = 5000;
 const BATCH = 2000;
+const LOAD_CHUNK = 5000;
 
 export type IndexState = 'off' | 'building' | 'ready' | 'unavailable';
 
@@ -37,8 +38,8 @@ export class IndexedSearch {
     this.status = this.status === 'ready' ? 'ready' : 'building';
     const index = new SearchIndex();
     const position = await this.events.lastId();
-    for await (const l of this.catalog.scan({}, Number.MAX_SAFE_INTEGER, 0)) {
-      if (!index.upsert(docOf(l))) {
+    for await (const doc of this.docs()) {
+      if (!index.upsert(doc)) {
         // Ids beyond what the packed postings hold: the store's own search serves instead.
         this.status = 'unavailable';
         return;
@@ -48,6 +49,22 @@ export class IndexedSearch {
     this.position = position;
     this.status = 'ready';
     await this.catchUp();
+  }
+
+  /** Every listing's search columns: the store's lean read when it has one, else whole listings. */
+  private async *docs(): AsyncIterable<IndexDoc> {
+    if (!this.catalog.searchDocs) {
+      for await (const l of this.catalog.scan({}, Number.MAX_SAFE_INTEGER, 0)) yield docOf(l);
+      return;
+    }
+    for (let after = 0; ;) {
+      const docs = await this.catalog.searchDocs(after, LOAD_CHUNK);
+      yield* docs;
+      if (docs.length < LOAD_CHUNK) return;
+      after = docs[docs.length - 1].id;
+      // Chunks, with a turn of the event loop between them: the service answers while the index loads.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   async search(q: SearchQuery): Promise<IndexAnswer | null> {
@@ -86,7 +103,7 @@ export function docOf(l: Listing): IndexDoc {
   const d = derivedColumns(l);
   return {
     id: l.id, title: l.title, brand: l.brand, category: l.category,
-    categoryText: (l.categoryPath ?? [l.category ?? '']).join(' '), categoryKey: d.categoryKey,
+    categoryText: l.categoryPath ? JSON.stringify(l.categoryPath) : (l.category ?? ''), categoryKey: d.categoryKey,
     source: l.source, domain: d.domain, countryCode: l.countryCode, inStock: l.inStock,
     priceSgdMinor: d.priceSgdMinor, discountPct: d.discountPct, historyDiscountPct: d.historyDiscountPct,
     rating: l.rating === null ? null : Number(l.rating), reviewCount: l.reviewCount, updatedAt: Date.parse(l.updatedAt),
