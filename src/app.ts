@@ -43,6 +43,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   installErrorHandlers(app);
   // The reference pages are public, like /openapi.json: agents read them before they have a key.
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  c.keys.cacheActiveKeys(c.keyEvents);
   installAuth(app, c.auth);
   installRateLimit(app, c.quota, c.config.upgradeUrl);
   installTierGate(app);

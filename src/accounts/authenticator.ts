@@ -1,4 +1,4 @@
-import type { Tier } from '../store/types.js';
+import type { ApiKeyRecord, Tier } from '../store/types.js';
 import type { KeyService } from './keys.js';
 
 export interface Principal {
@@ -34,6 +34,17 @@ export class Authenticator {
     for (const v of this.verifiers) if (v.accepts(credential)) return v.verify(credential);
     const check = await this.keys.check(credential);
     if (!check.ok) return { ok: false, reason: check.reason };
-    return { ok: true, principal: { keyId: check.key.id, accountId: check.key.accountId ?? check.key.id, tier: check.key.tier, via: 'api_key' } };
+    return { ok: true, principal: principalOf(check.key) };
   }
+
+  /** The principal of an API key the key cache holds, with nothing awaited; null when `authenticate` must decide. */
+  cached(credential: string): Principal | null {
+    for (const v of this.verifiers) if (v.accepts(credential)) return null;
+    const key = this.keys.cachedActive(credential);
+    return key ? principalOf(key) : null;
+  }
+}
+
+function principalOf(key: ApiKeyRecord): Principal {
+  return { keyId: key.id, accountId: key.accountId ?? key.id, tier: key.tier, via: 'api_key' };
 }

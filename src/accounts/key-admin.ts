@@ -51,10 +51,12 @@ export class KeyAdmin {
     if (tierRank(tier) >= tierRank(key.tier)) {
       const patch = { tier, pendingTier: null, pendingTierAt: null };
       await this.keys.update(key.id, patch);
+      this.events.emitChanged(key.id);
       return { ok: true, key: { ...key, ...patch }, effective: 'now', at: now.toISOString() };
     }
     const at = billingCycleEnd(now).toISOString();
     await this.keys.update(key.id, { pendingTier: tier, pendingTierAt: at });
+    this.events.emitChanged(key.id);
     return { ok: true, key: { ...key, pendingTier: tier, pendingTierAt: at }, effective: 'cycle_end', at };
   }
 }

@@ -8,6 +8,7 @@ export type Unsubscribe = () => void;
 export class KeyEvents {
   private readonly revoked = new Map<number, Set<() => void>>();
   private readonly anyRevoked = new Set<(keyId: number) => void>();
+  private readonly anyChanged = new Set<(keyId: number) => void>();
 
   /** `fn` runs once when `keyId` is revoked; call the returned function when the stream ends first. */
   onRevoked(keyId: number, fn: () => void): Unsubscribe {
@@ -26,11 +27,24 @@ export class KeyEvents {
     return () => void this.anyRevoked.delete(fn);
   }
 
+  /** Every change to a key that decides how a request with it is answered: revocation, tier, verification. */
+  onAnyChanged(fn: (keyId: number) => void): Unsubscribe {
+    this.anyChanged.add(fn);
+    return () => void this.anyChanged.delete(fn);
+  }
+
   emitRevoked(keyId: number): void {
     const set = this.revoked.get(keyId);
     this.revoked.delete(keyId);
+    // Caches first: a stream's close handler must not find the revoked key still accepted.
+    for (const fn of this.anyChanged) fn(keyId);
     for (const fn of set ?? []) fn();
     for (const fn of this.anyRevoked) fn(keyId);
+  }
+
+  /** A change other than revocation (tier, verification); in this process only. */
+  emitChanged(keyId: number): void {
+    for (const fn of this.anyChanged) fn(keyId);
   }
 
   listeners(keyId: number): number {

@@ -1,5 +1,7 @@
 import type { ApiKeyRecord, KeyStore, Tier } from '../store/types.js';
 import { generateApiKey, hashSecret, keyPrefix, looksLikeApiKey } from './api-key.js';
+import { KeyCache } from './key-cache.js';
+import type { KeyEvents } from './key-events.js';
 
 export type KeyCheck =
   | { ok: true; key: ApiKeyRecord }
@@ -9,7 +11,24 @@ export interface Clock { now(): Date }
 export const systemClock: Clock = { now: () => new Date() };
 
 export class KeyService {
+  private cache: KeyCache | null = null;
+
   constructor(private readonly keys: KeyStore, private readonly clock: Clock = systemClock) {}
+
+  /**
+   * Serve `check` from memory (see KeyCache), cleared by every change `events` reports: rotations
+   * here and, through the bus, on other instances, tier changes and verifications here.
+   */
+  cacheActiveKeys(events: KeyEvents, cache = new KeyCache()): void {
+    if (this.cache) return;
+    this.cache = cache;
+    events.onAnyChanged(() => cache.clear());
+  }
+
+  /** After a change to a key made outside KeyAdmin (verification). */
+  forget(): void {
+    this.cache?.clear();
+  }
 
   async create(opts: { tier: Tier; name?: string | null; email?: string | null; verified?: boolean }): Promise<{ apiKey: string; record: ApiKeyRecord }> {
     const apiKey = generateApiKey();
@@ -23,10 +42,25 @@ export class KeyService {
   /** An expected outcome, not an exception: a wrong key is a value the auth hook turns into 401. */
   async check(apiKey: string): Promise<KeyCheck> {
     if (!looksLikeApiKey(apiKey)) return { ok: false, reason: 'malformed' };
-    const key = await this.keys.findByHash(hashSecret(apiKey));
+    const hash = hashSecret(apiKey);
+    const generation = this.cache?.generation ?? 0;
+    const key = await this.keys.findByHash(hash);
     if (!key) return { ok: false, reason: 'unknown' };
     if (key.revokedAt) return { ok: false, reason: 'revoked' };
-    return { ok: true, key: await this.applyDueTierChange(key) };
+    const active = await this.applyDueTierChange(key);
+    this.cache?.set(hash, active, generation);
+    return { ok: true, key: active };
+  }
+
+  /**
+   * The active key from the cache, without awaiting anything; null when the store must be asked
+   * (not cached, or a downgrade has come due). Only active keys are cached, so a miss is never a refusal.
+   */
+  cachedActive(apiKey: string): ApiKeyRecord | null {
+    if (!this.cache) return null;
+    const key = this.cache.get(hashSecret(apiKey));
+    if (!key || (key.pendingTierAt && key.pendingTierAt <= this.clock.now().toISOString())) return null;
+    return key;
   }
 
   /** An active key by id, with a due downgrade applied (OAuth tokens resolve their owner through this). */

@@ -64,6 +64,7 @@ export class RegistrationService {
     if (!key) return { ok: false, reason: 'invalid' };
     const tier = key.tier === 'unverified' ? 'free' : key.tier;
     await this.keyStore.update(key.id, { tier, verified: true, email: rec.email });
+    this.keys.forget();
     return { ok: true, key: { ...key, tier, verified: true, email: rec.email } };
   }
 }

@@ -30,19 +30,30 @@ export function credentialOf(req: FastifyRequest): string | null {
   return typeof q === 'string' && q.trim() ? q.trim() : null;
 }
 
+const MISSING = () => new DomainError('MISSING_API_KEY', 'An API key is required: pass it as a bearer token (Authorization: Bearer <API_KEY>).', REGISTRATION_HELP);
+const INVALID = () => new DomainError('UNAUTHORIZED', 'The API key or access token is invalid, revoked or expired.', { register: REGISTRATION_HELP.register });
+
 export function installAuth(app: FastifyInstance, auth: Authenticator): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('credential', null);
-  app.addHook('preHandler', async (req) => {
-    const route = req.routeOptions.url;
-    if (req.routeOptions.config?.auth === false || !route || route === '/docs' || route.startsWith('/docs/')) return;
+  // Callback style: a key the cache holds (nearly every request) is accepted with nothing awaited.
+  app.addHook('preHandler', (req, _reply, done) => {
+    const options = req.routeOptions;
+    const route = options.url;
+    if (options.config?.auth === false || !route || route === '/docs' || route.startsWith('/docs/')) return done();
     const credential = credentialOf(req);
-    if (!credential) {
-      throw new DomainError('MISSING_API_KEY', 'An API key is required: pass it as a bearer token (Authorization: Bearer <API_KEY>).', REGISTRATION_HELP);
+    if (!credential) return done(MISSING());
+    const principal = auth.cached(credential);
+    if (principal) {
+      req.principal = principal;
+      req.credential = credential;
+      return done();
     }
-    const result = await auth.authenticate(credential);
-    if (!result.ok) throw new DomainError('UNAUTHORIZED', 'The API key or access token is invalid, revoked or expired.', { register: REGISTRATION_HELP.register });
-    req.principal = result.principal;
-    req.credential = credential;
+    auth.authenticate(credential).then((result) => {
+      if (!result.ok) return done(INVALID());
+      req.principal = result.principal;
+      req.credential = credential;
+      done();
+    }, done);
   });
 }

@@ -1,0 +1,50 @@
+import type { ApiKeyRecord } from '../store/types.js';
+
+/**
+ * Active keys by the SHA-256 of the key (never by the key itself), so a request does not read its
+ * key from the store every time. Whatever this process hears about clears it at once: a rotation
+ * here or, through the bus, on another instance, a tier change or a verification here. An entry
+ * lives at most `ttlMs` of real time, which bounds a change this process cannot hear about (the
+ * CLI, or another instance without REDIS_URL). A lookup that began before a clear is not stored,
+ * so a store read racing a rotation cannot bring the old key back.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, { key: ApiKeyRecord; until: number }>();
+  private gen = 0;
+
+  constructor(
+    private readonly ttlMs = 250,
+    private readonly maxEntries = 10_000,
+    private readonly monotonic: () => number = () => performance.now(),
+  ) {}
+
+  /** Pass to `set` the value read before the store lookup began. */
+  get generation(): number {
+    return this.gen;
+  }
+
+  get(hash: string): ApiKeyRecord | null {
+    const e = this.entries.get(hash);
+    if (!e) return null;
+    if (e.until <= this.monotonic()) {
+      this.entries.delete(hash);
+      return null;
+    }
+    return e.key;
+  }
+
+  set(hash: string, key: ApiKeyRecord, generation: number): void {
+    if (generation !== this.gen) return;
+    if (this.entries.size >= this.maxEntries && !this.entries.has(hash)) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(hash, { key, until: this.monotonic() + this.ttlMs });
+  }
+
+  clear(): void {
+    this.gen++;
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
