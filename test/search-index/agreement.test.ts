@@ -20,7 +20,7 @@ beforeAll(async () => {
   await ingest(store, records, 500);
   index = new IndexedSearch(store.catalog, store.events);
   await index.build();
-});
+}, 120_000);
 
 afterAll(async () => {
   await store?.close();

@@ -1,3 +1,4 @@
+import { PRICE_FACET_RANGES, RATING_FACET_FLOORS } from '../../store/facets.js';
 import type { SearchDoc } from '../../store/types.js';
 import type { Postings } from './postings.js';
 
@@ -56,6 +57,10 @@ export class Columns {
   rating = new Float64Array(0);
   reviews = new Float64Array(0);
   updated = new Float64Array(0);
+  /** How many rating facet floors the listing reaches (floors run high to low, so it reaches the last n). */
+  ratingLevel = new Uint8Array(0);
+  /** 1 + the index of the price facet range holding the listing's price (0: none). */
+  priceBand = new Uint8Array(0);
   /** The term lists each listing is on, to take it off them when its text changes. */
   termsOf: Array<Postings[] | undefined> = [];
 
@@ -83,6 +88,8 @@ export class Columns {
     this.rating = grow(this.rating);
     this.reviews = grow(this.reviews);
     this.updated = grow(this.updated);
+    this.ratingLevel = grow(this.ratingLevel);
+    this.priceBand = grow(this.priceBand);
   }
 
   set(d: IndexDoc): void {
@@ -100,5 +107,7 @@ export class Columns {
     this.rating[id] = d.rating ?? -Infinity;
     this.reviews[id] = d.reviewCount ?? -Infinity;
     this.updated[id] = d.updatedAt;
+    this.ratingLevel[id] = d.rating === null ? 0 : RATING_FACET_FLOORS.filter((f) => d.rating! >= f).length;
+    this.priceBand[id] = 1 + PRICE_FACET_RANGES.findIndex((b) => (b.minMinor === null || d.priceSgdMinor >= b.minMinor) && (b.maxMinor === null || d.priceSgdMinor < b.maxMinor));
   }
 }

@@ -286,8 +286,8 @@ class FacetCounter {
   private readonly category: Int32Array;
   private readonly source: Int32Array;
   private readonly brand: Int32Array;
-  private readonly rating = new Int32Array(RATING_FACET_FLOORS.length);
-  private readonly price = new Int32Array(PRICE_FACET_RANGES.length);
+  private readonly ratingLevels = new Int32Array(RATING_FACET_FLOORS.length + 1);
+  private readonly priceBands = new Int32Array(PRICE_FACET_RANGES.length + 1);
 
   constructor(private readonly c: Columns) {
     this.category = new Int32Array(c.categories.values.length);
@@ -300,13 +300,8 @@ class FacetCounter {
     this.category[c.category[id]]++;
     this.source[c.source[id]]++;
     this.brand[c.brand[id]]++;
-    const r = c.rating[id];
-    for (let i = 0; i < RATING_FACET_FLOORS.length; i++) if (r >= RATING_FACET_FLOORS[i]) this.rating[i]++;
-    const p = c.price[id];
-    for (let i = 0; i < PRICE_FACET_RANGES.length; i++) {
-      const band = PRICE_FACET_RANGES[i];
-      if ((band.minMinor === null || p >= band.minMinor) && (band.maxMinor === null || p < band.maxMinor)) this.price[i]++;
-    }
+    this.ratingLevels[c.ratingLevel[id]]++;
+    this.priceBands[c.priceBand[id]]++;
   }
 
   result(): Facets {
@@ -320,8 +315,9 @@ class FacetCounter {
       category: top(this.category, this.c.categories.values),
       platform: top(this.source, this.c.sources.values),
       brand: top(this.brand, this.c.brands.values),
-      rating: RATING_FACET_FLOORS.map((f, i) => ({ value: `${f}+`, count: this.rating[i] })),
-      price: PRICE_FACET_RANGES.map((r, i) => ({ range: r.label, min: r.min, max: r.max, count: this.price[i] })),
+      // Floors run high to low: floor i is reached by every listing that reaches more than (floors - 1 - i) of them.
+      rating: RATING_FACET_FLOORS.map((f, i) => ({ value: `${f}+`, count: this.ratingLevels.slice(RATING_FACET_FLOORS.length - i).reduce((a, b) => a + b, 0) })),
+      price: PRICE_FACET_RANGES.map((r, i) => ({ range: r.label, min: r.min, max: r.max, count: this.priceBands[i + 1] })),
     };
   }
 }
