@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js';
 import type { CatalogEvent, EventKind } from '../../domain/listing.js';
 import type { ApiKeyRecord, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
@@ -35,7 +35,11 @@ export function migrateSqlite(db: Database): void {
 }
 
 class SqliteEvents implements EventLogStore {
-  constructor(private readonly db: Database) {}
+  private readonly head: Statement;
+
+  constructor(private readonly db: Database) {
+    this.head = db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck();
+  }
 
   async readAfter(afterId: number, limit: number, kinds?: EventKind[]): Promise<CatalogEvent[]> {
     const filter = kinds?.length ? ` AND kind IN (${kinds.map(() => '?').join(',')})` : '';
@@ -45,7 +49,8 @@ class SqliteEvents implements EventLogStore {
   }
 
   async lastId(): Promise<number> {
-    return (this.db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck().get() as number);
+    // Read before every indexed search: one prepared statement, not a prepare per call.
+    return this.head.get() as number;
   }
 }
 
