@@ -1,6 +1,5 @@
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS } from '../../store/facets.js';
 import type { SearchDoc } from '../../store/types.js';
-import type { Postings } from './postings.js';
 
 /** What the index keeps of a listing. */
 export type IndexDoc = SearchDoc;
@@ -61,8 +60,6 @@ export class Columns {
   ratingLevel = new Uint8Array(0);
   /** 1 + the index of the price facet range holding the listing's price (0: none). */
   priceBand = new Uint8Array(0);
-  /** The term lists each listing is on, to take it off them when its text changes. */
-  termsOf: Array<Postings[] | undefined> = [];
 
   ensure(id: number): void {
     if (id < this.alive.length) return;

@@ -16,6 +16,27 @@ export class Postings {
    * the bm25-then-id-descending order without scoring a single listing.
    */
   groups: Map<number, Group> | null = null;
+  /** One bit per listing id, built for long lists the first time an intersection probes them. */
+  bits: Uint32Array | null = null;
+
+  /** Whether the listing is on this list, in one probe when the bitmap is built (else by search). */
+  has(id: number): boolean {
+    if (this.bits) return id >>> 5 < this.bits.length && (this.bits[id >>> 5] & (1 << (id & 31))) !== 0;
+    const at = this.lowerBound(id);
+    return at < this.n && this.data[at] >>> 8 === id;
+  }
+
+  buildBits(): Uint32Array {
+    if (this.bits) return this.bits;
+    const last = this.n ? this.data[this.n - 1] >>> 8 : 0;
+    const bits = new Uint32Array((last >>> 5) + 1);
+    for (let i = 0; i < this.n; i++) {
+      const id = this.data[i] >>> 8;
+      bits[id >>> 5] |= 1 << (id & 31);
+    }
+    this.bits = bits;
+    return bits;
+  }
 
   /** Position of the first entry whose id is >= `id`. */
   lowerBound(id: number, from = 0, to = this.n): number {
@@ -61,6 +82,14 @@ export class Postings {
       this.n++;
     }
     if (this.groups) groupOf(this.groups, entry & MAX_F, length).add(id);
+    if (this.bits) {
+      if (id >>> 5 >= this.bits.length) {
+        const grown = new Uint32Array(Math.max((id >>> 5) + 1, Math.ceil(this.bits.length * 1.5)));
+        grown.set(this.bits);
+        this.bits = grown;
+      }
+      this.bits[id >>> 5] |= 1 << (id & 31);
+    }
   }
 
   remove(id: number, length: number): void {
@@ -70,6 +99,7 @@ export class Postings {
     this.data.copyWithin(at, at + 1, this.n);
     this.n--;
     this.groups?.get(groupKey(f, length))?.remove(id);
+    if (this.bits) this.bits[id >>> 5] &= ~(1 << (id & 31));
   }
 
   buildGroups(lengthOf: Uint16Array): Map<number, Group> {

@@ -2,6 +2,7 @@ import { indexTokens, searchWords } from '../../domain/search-text.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../../store/facets.js';
 import type { FacetBucket, Facets, ListingFilter, SearchQuery, SortKey } from '../../store/types.js';
 import { Columns, type IndexDoc } from './columns.js';
+import { DocTerms } from './doc-terms.js';
 import { MAX_ID, Postings, type Group } from './postings.js';
 import { TopK } from './top-k.js';
 
@@ -25,7 +26,10 @@ const B = 0.75;
  * after the page, and other queries intersect id-ordered lists and keep only a page-sized heap.
  */
 export class SearchIndex {
-  private readonly terms = new Map<string, Postings>();
+  /** Term -> number; `lists[number]` holds the term's listings. */
+  private readonly terms = new Map<string, number>();
+  private readonly lists: Postings[] = [];
+  private readonly docTerms = new DocTerms();
   private readonly cols = new Columns();
   private live = 0;
   private totalTokens = 0;
@@ -69,30 +73,31 @@ export class SearchIndex {
     length = Math.min(length, 0xffff);
     this.cols.length[id] = length;
     this.totalTokens += length;
-    const termList: Postings[] = [];
+    const numbers: number[] = [];
     for (const [term, f] of freq) {
-      let p = this.terms.get(term);
-      if (!p) {
-        p = new Postings();
-        this.terms.set(term, p);
+      let t = this.terms.get(term);
+      if (t === undefined) {
+        t = this.lists.length;
+        this.lists.push(new Postings());
+        this.terms.set(term, t);
       }
-      p.add(id, f, length);
-      termList.push(p);
+      this.lists[t].add(id, f, length);
+      numbers.push(t);
     }
-    this.cols.termsOf[id] = termList;
+    this.docTerms.set(id, numbers);
   }
 
   private unlink(id: number): void {
     const length = this.cols.length[id];
-    for (const p of this.cols.termsOf[id] ?? []) p.remove(id, length);
+    for (const t of this.docTerms.get(id)) this.lists[t].remove(id, length);
     this.totalTokens -= length;
-    this.cols.termsOf[id] = undefined;
+    this.docTerms.set(id, []);
   }
 
   search(q: SearchQuery): IndexAnswer {
     const words = q.text ? searchWords(q.text) : null;
     if (words && !words.length) return { ids: [], total: 0, facets: q.facets ? { category: [], platform: [], brand: [], rating: [], price: [] } : undefined };
-    const lists = words ? words.flatMap((w) => indexTokens(w)).map((t) => this.terms.get(t) ?? EMPTY) : null;
+    const lists = words ? words.flatMap((w) => indexTokens(w)).map((t) => this.lists[this.terms.get(t) ?? -1] ?? EMPTY) : null;
     const accept = this.predicate(q.filter);
     const keyset = q.afterId !== undefined;
     const want = keyset ? q.limit : q.offset + q.limit;
@@ -135,9 +140,15 @@ export class SearchIndex {
     const avgdl = this.totalTokens / this.live;
     const length = this.cols.length;
     const k1Plus1 = K1 + 1.0;
+    // Long lists get a bitmap: most driver entries are ruled out by one probe before any search.
+    const probes = order.slice(1).filter((t) => lists[t].n * 64 >= this.cols.alive.length).map((t) => lists[t].buildBits());
     outer: for (let i = 0; i < driver.n; i++) {
       const e = driver.data[i];
       const id = e >>> 8;
+      for (let j = 0; j < probes.length; j++) {
+        const bits = probes[j];
+        if (id >>> 5 >= bits.length || (bits[id >>> 5] & (1 << (id & 31))) === 0) continue outer;
+      }
       f[order[0]] = e & 255;
       for (let j = 1; j < order.length; j++) {
         const t = order[j];
@@ -306,8 +317,11 @@ class FacetCounter {
 
   result(): Facets {
     const top = (counts: Int32Array, values: Array<string | null>): FacetBucket[] => {
+      // Only buckets that can make the first `facetLimit`: those at or above the limit-th largest count.
+      const nonZero = counts.filter((n, i) => i > 0 && n > 0);
+      const floor = nonZero.length > facetLimit ? nonZero.sort()[nonZero.length - facetLimit] : 1;
       const out: FacetBucket[] = [];
-      for (let i = 1; i < counts.length; i++) if (counts[i] > 0) out.push({ value: values[i]!, count: counts[i] });
+      for (let i = 1; i < counts.length; i++) if (counts[i] >= floor) out.push({ value: values[i]!, count: counts[i] });
       out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
       return out.slice(0, facetLimit);
     };
