@@ -90,7 +90,7 @@ export interface CatalogStore {
   /** Streams listings in id order for export; never holds the whole result. */
   scan(filter: ListingFilter, limit: number, offset: number): AsyncIterable<Listing>;
   /** The search columns of up to `limit` listings with id > `afterId`, in id order: how a search index loads. */
-  searchDocs?(afterId: number, limit: number): Promise<SearchDoc[]>;
+  searchDocs(afterId: number, limit: number): Promise<SearchDoc[]>;
   observations(listingId: number, since: string, opts: { platform?: string; limit: number; offset: number }): Promise<{ entries: PriceObservation[]; total: number }>;
   categories(): Promise<CategoryCount[]>;
   /** A random sample of listings matching the filter (V2 explore), reproducible by seed. */

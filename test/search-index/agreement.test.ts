@@ -82,23 +82,6 @@ describe('the search index agrees with the store', () => {
     }
   });
 
-  it('loads the same index from whole listings as from the lean search columns', async () => {
-    expect(store.catalog.searchDocs).toBeTypeOf('function');
-    const whole = new Proxy(store.catalog, {
-      get: (target, prop) => {
-        if (prop === 'searchDocs') return undefined;
-        const v = Reflect.get(target, prop) as unknown;
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
-    const other = new IndexedSearch(whole, store.events);
-    await other.build();
-    for (const text of ['samsung', 'phone case', 'electronics']) {
-      const q: SearchQuery = { text, filter: { categoryLike: 'phone' }, sort: 'relevance', limit: 30, offset: 0, facets: true };
-      expect(await other.search(q)).toEqual(await index.search(q));
-    }
-  });
-
   it('leaves to the store the filters it does not hold', async () => {
     expect(await index.search({ filter: { ids: [1, 2] }, sort: 'newest', limit: 5, offset: 0 })).toBeNull();
     expect(await index.search({ filter: { checkedSince: '2026-11-01T00:00:00.000Z' }, sort: 'newest', limit: 5, offset: 0 })).toBeNull();

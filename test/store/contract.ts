@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shippedRates } from '../../src/catalog/fx-service.js';
+import { docOf } from '../../src/catalog/search-index/indexed-search.js';
 import { IngestService } from '../../src/catalog/ingest.js';
 import type { SearchQuery, Store } from '../../src/store/types.js';
 import { rec } from '../helpers/records.js';
@@ -117,6 +118,18 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect(all.facets!.category).toEqual([
         { value: 'Smartphones', count: 3 }, { value: 'Coffee', count: 1 }, { value: 'Headphones', count: 1 },
       ]);
+    });
+
+    it('searchDocs: the search columns of every listing in id order, as a search index derives them from the listing', async () => {
+      await ingest(store, [
+        ...FIXTURE,
+        rec({ sku: 'N1', source: 'tiki_vn', title: 'Nồi cơm điện Sharp', brand: null, category: 'Rice Cookers', category_path: null, price: '1290000', currency: 'VND', rating: null, review_count: null, in_stock: null, original_price: '1500000' }),
+      ]);
+      const all = await store.catalog.searchDocs(0, 1000);
+      expect(all.map((d) => d.id)).toEqual(Array.from({ length: FIXTURE.length + 1 }, (_, i) => i + 1));
+      expect(all).toEqual((await store.catalog.getMany(all.map((d) => d.id))).map(docOf));
+      expect((await store.catalog.searchDocs(2, 2)).map((d) => d.id)).toEqual([3, 4]);
+      expect(all.at(-1)).toMatchObject({ brand: null, categoryText: 'Rice Cookers', rating: null, inStock: null, discountPct: 14 });
     });
 
     it('page keeps its place while listings are inserted', async () => {

@@ -51,18 +51,13 @@ export class IndexedSearch {
     await this.catchUp();
   }
 
-  /** Every listing's search columns: the store's lean read when it has one, else whole listings. */
+  /** Every listing's search columns, in chunks, with a turn of the event loop between them: the service answers while the index loads. */
   private async *docs(): AsyncIterable<IndexDoc> {
-    if (!this.catalog.searchDocs) {
-      for await (const l of this.catalog.scan({}, Number.MAX_SAFE_INTEGER, 0)) yield docOf(l);
-      return;
-    }
     for (let after = 0; ;) {
       const docs = await this.catalog.searchDocs(after, LOAD_CHUNK);
       yield* docs;
       if (docs.length < LOAD_CHUNK) return;
       after = docs[docs.length - 1].id;
-      // Chunks, with a turn of the event loop between them: the service answers while the index loads.
       await new Promise((resolve) => setImmediate(resolve));
     }
   }

@@ -3,11 +3,11 @@ import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing, PriceObservation } from '../../domain/listing.js';
 import type { Currency } from '../../domain/currencies.js';
 import type {
-  CatalogStore, CategoryCount, Facets, GroupStats, IngestBatchResult, ListingFilter, PageCursor, PageResult, SearchQuery, SearchResult,
+  CatalogStore, CategoryCount, Facets, GroupStats, IngestBatchResult, ListingFilter, PageCursor, PageResult, SearchDoc, SearchQuery, SearchResult,
 } from '../types.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../facets.js';
 import { orderOf, whereOf } from '../sqlite/filters.js';
-import { toListing, type ListingRow } from '../sqlite/rows.js';
+import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sqlite/rows.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { PgIngestWriter } from './ingest.js';
 import { cond, one, rows } from './sql.js';
@@ -157,6 +157,11 @@ export class PgCatalog implements CatalogStore {
       if (chunk.length < SCAN_CHUNK) return;
       from = chunk[chunk.length - 1].id + 1;
     }
+  }
+
+  async searchDocs(afterId: number, limit: number): Promise<SearchDoc[]> {
+    return (await rows<SearchDocRow>(this.pool, `SELECT ${SEARCH_DOC_COLUMNS} FROM listings WHERE id > ? ORDER BY id LIMIT ?`, [afterId, limit], true))
+      .map(toSearchDoc);
   }
 
   async observations(listingId: number, since: string, o: { platform?: string; limit: number; offset: number }) {

@@ -7,16 +7,12 @@ import type {
 } from '../types.js';
 import { ftsQuery, orderOf, whereOf } from './filters.js';
 import { SqliteIngestWriter } from './ingest.js';
-import { toListing, type ListingRow } from './rows.js';
+import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from './rows.js';
+import { IN_LIST_MAX, inList, listingColumns, rowOf, Statements } from './listing-reads.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../facets.js';
 
-interface SearchDocRow {
-  id: number; title: string; brand: string | null; category: string | null; category_path: string | null; category_key: string | null;
-  source: string; domain: string | null; country_code: string; in_stock: number | null; price_sgd_minor: number; discount_pct: number;
-  history_discount_pct: number; rating: string | null; review_count: number | null; updated_at: string;
-}
-
 const RANK = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
+const COLS = listingColumns();
 const SCAN_CHUNK = 500;
 
 export class SqliteCatalog implements CatalogStore {
@@ -26,14 +22,14 @@ export class SqliteCatalog implements CatalogStore {
   constructor(private readonly db: Database) {
     this.writer = new SqliteIngestWriter(db);
     this.s = {
-      byId: db.prepare('SELECT * FROM listings WHERE id = ?'),
-      byUuid: db.prepare('SELECT * FROM listings WHERE uuid = ?'),
-      bySku: db.prepare('SELECT * FROM listings WHERE sku = ? ORDER BY updated_at DESC, id DESC LIMIT 50'),
-      group: db.prepare('SELECT * FROM listings WHERE group_id = ? ORDER BY id LIMIT 200'),
+      byId: db.prepare(`SELECT ${COLS} FROM listings WHERE id = ?`).raw(),
+      byUuid: db.prepare(`SELECT ${COLS} FROM listings WHERE uuid = ?`).raw(),
+      bySku: db.prepare(`SELECT ${COLS} FROM listings WHERE sku = ? ORDER BY updated_at DESC, id DESC LIMIT 50`).raw(),
+      group: db.prepare(`SELECT ${COLS} FROM listings WHERE group_id = ? ORDER BY id LIMIT 200`).raw(),
+      groupStat: db.prepare('SELECT count(*), min(price_sgd_minor) FROM listings WHERE group_id = ?').raw(),
       count: db.prepare("SELECT value FROM counters WHERE name = 'listings'").pluck(),
       bounds: db.prepare('SELECT min(id) AS lo, max(id) AS hi FROM listings'),
-      searchDocs: db.prepare(`SELECT id, title, brand, category, category_path, category_key, source, domain, country_code, in_stock,
-        price_sgd_minor, discount_pct, history_discount_pct, rating, review_count, updated_at FROM listings WHERE id > ? ORDER BY id LIMIT ?`),
+      searchDocs: db.prepare(`SELECT ${SEARCH_DOC_COLUMNS} FROM listings WHERE id > ? ORDER BY id LIMIT ?`),
     };
   }
 
@@ -41,29 +37,42 @@ export class SqliteCatalog implements CatalogStore {
     return this.writer.write(records);
   }
 
+  private statements?: Statements;
+  private get q(): Statements {
+    return (this.statements ??= new Statements(this.db));
+  }
+
   async getById(id: number): Promise<Listing | null> {
-    const row = this.s.byId.get(id) as ListingRow | undefined;
-    return row ? toListing(row) : null;
+    const row = this.s.byId.get(id) as unknown[] | undefined;
+    return row ? toListing(rowOf(row)) : null;
   }
 
   async getByUuid(uuid: string): Promise<Listing | null> {
-    const row = this.s.byUuid.get(uuid) as ListingRow | undefined;
-    return row ? toListing(row) : null;
+    const row = this.s.byUuid.get(uuid) as unknown[] | undefined;
+    return row ? toListing(rowOf(row)) : null;
   }
 
   async getBySku(sku: string): Promise<Listing[]> {
-    return (this.s.bySku.all(sku) as ListingRow[]).map(toListing);
+    return (this.s.bySku.all(sku) as unknown[][]).map((r) => toListing(rowOf(r)));
   }
 
   async getMany(ids: number[]): Promise<Listing[]> {
     if (!ids.length) return [];
-    const rows = this.db.prepare(`SELECT * FROM listings WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as ListingRow[];
-    const byId = new Map(rows.map((r) => [r.id, toListing(r)]));
-    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    const byId = new Map<number, unknown[]>();
+    for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
+      const { params, marks } = inList(ids.slice(i, i + IN_LIST_MAX));
+      for (const r of this.q.get(`SELECT ${COLS} FROM listings WHERE id IN (${marks})`, true).all(...params) as unknown[][]) byId.set(r[0] as number, r);
+    }
+    const out: Listing[] = [];
+    for (const id of ids) {
+      const r = byId.get(id);
+      if (r) out.push(toListing(rowOf(r)));
+    }
+    return out;
   }
 
   async groupMembers(groupId: number): Promise<Listing[]> {
-    return (this.s.group.all(groupId) as ListingRow[]).map(toListing);
+    return (this.s.group.all(groupId) as unknown[][]).map((r) => toListing(rowOf(r)));
   }
 
   async count(): Promise<number> {
@@ -73,10 +82,18 @@ export class SqliteCatalog implements CatalogStore {
   async groupStats(groupIds: number[]): Promise<Map<number, GroupStats>> {
     const ids = [...new Set(groupIds)];
     const out = new Map<number, GroupStats>();
-    if (!ids.length) return out;
-    const rows = this.db.prepare(`SELECT group_id AS g, count(*) AS size, min(price_sgd_minor) AS minMinor FROM listings
-      WHERE group_id IN (${ids.map(() => '?').join(',')}) GROUP BY group_id`).all(...ids) as Array<{ g: number; size: number; minMinor: number }>;
-    for (const r of rows) out.set(r.g, { size: r.size, minPriceSgdMinor: r.minMinor });
+    if (ids.length === 1) {
+      // A detail page: one group, no GROUP BY.
+      const [size, minMinor] = this.s.groupStat.get(ids[0]) as [number, number | null];
+      if (size) out.set(ids[0], { size, minPriceSgdMinor: minMinor! });
+      return out;
+    }
+    for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
+      const { params, marks } = inList(ids.slice(i, i + IN_LIST_MAX));
+      const rows = this.q.get(`SELECT group_id AS g, count(*) AS size, min(price_sgd_minor) AS minMinor FROM listings
+        WHERE group_id IN (${marks}) GROUP BY group_id`).all(...params) as Array<{ g: number; size: number; minMinor: number }>;
+      for (const r of rows) out.set(r.g, { size: r.size, minPriceSgdMinor: r.minMinor });
+    }
     return out;
   }
 
@@ -138,20 +155,20 @@ export class SqliteCatalog implements CatalogStore {
 
   async page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult> {
     const w = whereOf(filter);
-    const total = w.sql === '1' ? await this.count() : (this.db.prepare(`SELECT count(*) FROM listings l WHERE ${w.sql}`).pluck().get(...w.params) as number);
+    const total = w.sql === '1' ? await this.count() : (this.q.get(`SELECT count(*) FROM listings l WHERE ${w.sql}`).pluck().get(...w.params) as number);
     const col = sort === 'newest' ? 'l.updated_at' : 'l.price_sgd_minor';
     const op = sort === 'price_asc' ? '>' : '<';
     const keyset = cursor ? ` AND (${col}, l.id) ${op} (?, ?)` : '';
     const params = cursor ? [...w.params, cursor.value, cursor.id] : w.params;
-    const rows = this.db
-      .prepare(`SELECT l.* FROM listings l WHERE ${w.sql}${keyset} ORDER BY ${orderOf(sort, false)} LIMIT ? OFFSET ?`)
-      .all(...params, limit + 1, cursor ? 0 : offset) as ListingRow[];
-    const more = rows.length > limit;
-    const listings = rows.slice(0, limit).map(toListing);
-    const last = listings[listings.length - 1];
-    const next: PageCursor | null = more && last
-      ? { sort, value: sort === 'newest' ? last.updatedAt : (rows[limit - 1] as unknown as { price_sgd_minor: number }).price_sgd_minor, id: last.id }
-      : null;
+    // Ids and sort values first (from the sort's index alone when there is no filter), rows after:
+    // an OFFSET over whole rows read and dropped every skipped row.
+    const keys = this.q.get(`SELECT l.id AS id, ${col} AS v FROM listings l WHERE ${w.sql}${keyset} ORDER BY ${orderOf(sort, false)} LIMIT ? OFFSET ?`)
+      .all(...params, limit + 1, cursor ? 0 : offset) as Array<{ id: number; v: string | number }>;
+    const more = keys.length > limit;
+    const shown = keys.slice(0, limit);
+    const listings = await this.getMany(shown.map((k) => k.id));
+    const last = shown[shown.length - 1];
+    const next: PageCursor | null = more && last ? { sort, value: last.v, id: last.id } : null;
     return { listings, total, next };
   }
 
@@ -174,15 +191,7 @@ export class SqliteCatalog implements CatalogStore {
   }
 
   async searchDocs(afterId: number, limit: number): Promise<SearchDoc[]> {
-    const rows = this.s.searchDocs.all(afterId, limit) as SearchDocRow[];
-    return rows.map((r) => ({
-      id: r.id, title: r.title, brand: r.brand, category: r.category,
-      categoryText: r.category_path ?? r.category ?? '',
-      categoryKey: r.category_key, source: r.source, domain: r.domain, countryCode: r.country_code,
-      inStock: r.in_stock === null ? null : r.in_stock === 1, priceSgdMinor: r.price_sgd_minor, discountPct: r.discount_pct,
-      historyDiscountPct: r.history_discount_pct, rating: r.rating === null ? null : Number(r.rating), reviewCount: r.review_count,
-      updatedAt: Date.parse(r.updated_at),
-    }));
+    return (this.s.searchDocs.all(afterId, limit) as SearchDocRow[]).map(toSearchDoc);
   }
 
   async observations(listingId: number, since: string, o: { platform?: string; limit: number; offset: number }) {
