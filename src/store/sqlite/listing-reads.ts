@@ -1,0 +1,80 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { ListingRow } from './rows.js';
+
+/**
+ * The columns a Listing is read from. `SELECT *` also copied out what exists only to filter, sort
+ * or match on (match_profile alone is some 600 bytes a row) into strings nobody read.
+ */
+const COLUMNS = [
+  'id', 'uuid', 'source', 'sku', 'merchant_id', 'title', 'description', 'brand', 'category', 'category_path', 'gtin', 'mpn',
+  'price', 'currency', 'price_sgd', 'price_usd', 'original_price', 'url', 'affiliate_url', 'image_url', 'rating', 'review_count',
+  'region', 'country_code', 'in_stock', 'stock_level', 'shipping_days', 'specs', 'metadata', 'variants', 'group_id',
+  'price_trend', 'reference_price', 'last_checked_at', 'data_updated_at', 'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<keyof ListingRow>;
+
+// A ListingRow field added without its column here fails to compile instead of reading undefined.
+type Unread = Exclude<keyof ListingRow, (typeof COLUMNS)[number]>;
+const everyFieldRead: [Unread] extends [never] ? true : never = true;
+void everyFieldRead;
+
+/** `l.id, l.uuid, ...` (or bare names without an alias), in the order `rowOf` reads them. */
+export function listingColumns(alias?: string): string {
+  return COLUMNS.map((c) => (alias ? `${alias}.${c}` : c)).join(', ');
+}
+
+/**
+ * A raw row (a statement in `.raw()` mode over `listingColumns()`) as the ListingRow `toListing`
+ * reads. better-sqlite3 builds an object row one property at a time, which cost about as much as
+ * reading the row; an array and this literal cost next to nothing. Same order as COLUMNS.
+ */
+export function rowOf(a: unknown[]): ListingRow {
+  return {
+    id: a[0], uuid: a[1], source: a[2], sku: a[3], merchant_id: a[4], title: a[5], description: a[6], brand: a[7],
+    category: a[8], category_path: a[9], gtin: a[10], mpn: a[11], price: a[12], currency: a[13], price_sgd: a[14],
+    price_usd: a[15], original_price: a[16], url: a[17], affiliate_url: a[18], image_url: a[19], rating: a[20],
+    review_count: a[21], region: a[22], country_code: a[23], in_stock: a[24], stock_level: a[25], shipping_days: a[26],
+    specs: a[27], metadata: a[28], variants: a[29], group_id: a[30], price_trend: a[31], reference_price: a[32],
+    last_checked_at: a[33], data_updated_at: a[34], created_at: a[35], updated_at: a[36],
+  } as ListingRow;
+}
+
+/**
+ * Prepared statements by SQL text. Preparing costs more than running a point lookup, so a
+ * statement is prepared once per shape; the shapes are few (filters differ in which clauses they
+ * have, never in values, and IN lists come in the arities of `inList`). Bounded all the same.
+ */
+export class Statements {
+  private readonly cache = new Map<string, Statement>();
+
+  constructor(private readonly db: Database, private readonly max = 500) {}
+
+  /** `raw`: rows as arrays (`.raw()` mode), cached apart from the object form of the same SQL. */
+  get(sql: string, raw = false): Statement {
+    const key = raw ? `raw ${sql}` : sql;
+    let s = this.cache.get(key);
+    if (!s) {
+      if (this.cache.size >= this.max) this.cache.delete(this.cache.keys().next().value as string);
+      s = raw ? this.db.prepare(sql).raw() : this.db.prepare(sql);
+      this.cache.set(key, s);
+    }
+    return s;
+  }
+}
+
+/** The largest IN list one statement takes; longer lists are read in chunks of it. */
+export const IN_LIST_MAX = 512;
+
+/**
+ * `values` (1 to IN_LIST_MAX of them) padded to the next power of two by repeating the last one,
+ * and the `?, ?, ...` for that arity: ten statements serve every list, and a repeated value
+ * changes nothing in an IN list.
+ */
+export function inList<T>(values: T[]): { params: T[]; marks: string } {
+  let n = 1;
+  while (n < values.length) n *= 2;
+  const params = values.slice();
+  while (params.length < n) params.push(values[values.length - 1]);
+  return { params, marks: MARKS[n] ??= Array(n).fill('?').join(',') };
+}
+
+const MARKS: Record<number, string> = {};
