@@ -7,15 +7,9 @@ import type {
 } from '../types.js';
 import { ftsQuery, orderOf, whereOf } from './filters.js';
 import { SqliteIngestWriter } from './ingest.js';
-import { toListing, type ListingRow } from './rows.js';
+import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from './rows.js';
 import { IN_LIST_MAX, inList, listingColumns, rowOf, Statements } from './listing-reads.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../facets.js';
-
-interface SearchDocRow {
-  id: number; title: string; brand: string | null; category: string | null; category_path: string | null; category_key: string | null;
-  source: string; domain: string | null; country_code: string; in_stock: number | null; price_sgd_minor: number; discount_pct: number;
-  history_discount_pct: number; rating: string | null; review_count: number | null; updated_at: string;
-}
 
 const RANK = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
 const COLS = listingColumns();
@@ -35,8 +29,7 @@ export class SqliteCatalog implements CatalogStore {
       groupStat: db.prepare('SELECT count(*), min(price_sgd_minor) FROM listings WHERE group_id = ?').raw(),
       count: db.prepare("SELECT value FROM counters WHERE name = 'listings'").pluck(),
       bounds: db.prepare('SELECT min(id) AS lo, max(id) AS hi FROM listings'),
-      searchDocs: db.prepare(`SELECT id, title, brand, category, category_path, category_key, source, domain, country_code, in_stock,
-        price_sgd_minor, discount_pct, history_discount_pct, rating, review_count, updated_at FROM listings WHERE id > ? ORDER BY id LIMIT ?`),
+      searchDocs: db.prepare(`SELECT ${SEARCH_DOC_COLUMNS} FROM listings WHERE id > ? ORDER BY id LIMIT ?`),
     };
   }
 
@@ -198,15 +191,7 @@ export class SqliteCatalog implements CatalogStore {
   }
 
   async searchDocs(afterId: number, limit: number): Promise<SearchDoc[]> {
-    const rows = this.s.searchDocs.all(afterId, limit) as SearchDocRow[];
-    return rows.map((r) => ({
-      id: r.id, title: r.title, brand: r.brand, category: r.category,
-      categoryText: r.category_path ?? r.category ?? '',
-      categoryKey: r.category_key, source: r.source, domain: r.domain, countryCode: r.country_code,
-      inStock: r.in_stock === null ? null : r.in_stock === 1, priceSgdMinor: r.price_sgd_minor, discountPct: r.discount_pct,
-      historyDiscountPct: r.history_discount_pct, rating: r.rating === null ? null : Number(r.rating), reviewCount: r.review_count,
-      updatedAt: Date.parse(r.updated_at),
-    }));
+    return (this.s.searchDocs.all(afterId, limit) as SearchDocRow[]).map(toSearchDoc);
   }
 
   async observations(listingId: number, since: string, o: { platform?: string; limit: number; offset: number }) {
