@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
@@ -37,8 +38,13 @@ export function looksLikeApiKey(key: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+// One-shot crypto.hash (Node 20.12+) is about 3x cheaper than a Hash object; every request hashes its key.
+const sha256Hex: (s: string) => string = typeof crypto.hash === 'function'
+  ? (s) => crypto.hash('sha256', s, 'hex')
+  : (s) => createHash('sha256').update(s).digest('hex');
+
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return sha256Hex(secret);
 }
 
 /** The non-secret part shown in listings and logs. */

@@ -78,6 +78,11 @@ describe('small pieces', () => {
     expect(sameHash('', '')).toBe(false);
   });
 
+  it('hashSecret is hex SHA-256 (known answers, FIPS 180-2)', () => {
+    expect(hashSecret('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(hashSecret('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+
   it('KeyEvents: a listener runs once, and can unsubscribe first', () => {
     const e = new KeyEvents();
     let a = 0;
