@@ -1,5 +1,6 @@
 import type { ListingState } from '../../domain/ingest-rules.js';
 import { derivedColumns } from '../derived.js';
+import type { ListingRow } from '../sqlite/rows.js';
 import { tsvectorLiteral } from './text-search.js';
 
 /** The columns `toListing` reads (sqlite/rows.ts): never `l.*`, which would drag the tsvector along. */
@@ -10,26 +11,55 @@ export const LISTING_COLUMNS = [
   'group_id', 'price_trend', 'reference_price', 'last_checked_at', 'data_updated_at', 'created_at', 'updated_at',
 ].map((c) => `l.${c}`).join(', ');
 
-/** The columns an ingest writes, in the order of `stateValues`; `tsv` is cast from its literal. */
-export const WRITE_COLUMNS = [
-  'source', 'sku', 'merchant_id', 'title', 'description', 'brand', 'category', 'category_path', 'category_key', 'gtin', 'mpn',
-  'price', 'currency', 'price_sgd', 'price_usd', 'price_sgd_minor', 'original_price', 'discount_pct', 'history_discount_pct',
-  'url', 'domain', 'affiliate_url', 'image_url', 'rating', 'review_count', 'region', 'country_code', 'in_stock', 'stock_level',
-  'shipping_days', 'specs', 'metadata', 'variants', 'price_trend', 'reference_price', 'last_checked_at', 'data_updated_at',
-  'updated_at', 'tsv',
+/**
+ * The columns an ingest writes, in the order of `stateValues`, with the array type each travels
+ * in (a batch is written as one `unnest` of column arrays); `tsv` goes as text and is cast.
+ */
+export const WRITE_COLUMNS: ReadonlyArray<readonly [name: string, type: string]> = [
+  ['source', 'text'], ['sku', 'text'], ['merchant_id', 'text'], ['title', 'text'], ['description', 'text'], ['brand', 'text'],
+  ['category', 'text'], ['category_path', 'text'], ['category_key', 'text'], ['gtin', 'text'], ['mpn', 'text'],
+  ['price', 'text'], ['currency', 'text'], ['price_sgd', 'text'], ['price_usd', 'text'], ['price_sgd_minor', 'int8'],
+  ['original_price', 'text'], ['discount_pct', 'float8'], ['history_discount_pct', 'float8'], ['url', 'text'], ['domain', 'text'],
+  ['affiliate_url', 'text'], ['image_url', 'text'], ['rating', 'text'], ['review_count', 'int4'], ['region', 'text'],
+  ['country_code', 'text'], ['in_stock', 'int2'], ['stock_level', 'text'], ['shipping_days', 'int4'], ['specs', 'text'],
+  ['metadata', 'text'], ['variants', 'text'], ['price_trend', 'text'], ['reference_price', 'text'], ['last_checked_at', 'text'],
+  ['data_updated_at', 'text'], ['updated_at', 'text'], ['tsv', 'text'],
 ];
 
-export const writePlaceholder = (c: string) => (c === 'tsv' ? '?::tsvector' : '?');
+/** A column as read back from `unnest(...) AS t`: the tsvector literal is cast on the way in. */
+export const writeExpr = (c: string) => (c === 'tsv' ? 't.tsv::tsvector' : `t.${c}`);
+
+const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
 
 export function stateValues(s: ListingState): unknown[] {
   const d = derivedColumns(s);
-  const j = (v: unknown) => (v == null ? null : JSON.stringify(v));
   return [
-    s.source, s.sku, s.merchantId, s.title, s.description, s.brand, s.category, j(s.categoryPath), d.categoryKey, s.gtin, s.mpn,
+    s.source, s.sku, s.merchantId, s.title, s.description, s.brand, s.category, json(s.categoryPath), d.categoryKey, s.gtin, s.mpn,
     s.price, s.currency, s.priceSgd, s.priceUsd, d.priceSgdMinor, s.originalPrice, d.discountPct, d.historyDiscountPct,
     s.url, d.domain, s.affiliateUrl, s.imageUrl, s.rating, s.reviewCount, s.region, s.countryCode,
-    s.inStock == null ? null : s.inStock ? 1 : 0, s.stockLevel, s.shippingDays, j(s.specs), j(s.metadata), j(s.variants),
+    s.inStock == null ? null : s.inStock ? 1 : 0, s.stockLevel, s.shippingDays, json(s.specs), json(s.metadata), json(s.variants),
     s.priceTrend, s.referencePrice, s.lastCheckedAt, s.dataUpdatedAt, s.updatedAt,
     tsvectorLiteral(s.title, s.brand, s.categoryPath, s.category),
   ];
+}
+
+/** Text as a TEXT column returns it: numbers (a JSON rating) come back as their decimal string. */
+const text = (v: unknown) => (v == null ? null : String(v));
+
+/**
+ * The row PostgreSQL would return after writing `s`: a later record of the same listing in one
+ * batch is planned against this, exactly as if it had been read back.
+ */
+export function stateRow(id: number, uuid: string, groupId: number, createdAt: string, s: ListingState): ListingRow {
+  return {
+    id, uuid, source: s.source, sku: s.sku, merchant_id: text(s.merchantId), title: s.title, description: text(s.description),
+    brand: text(s.brand), category: text(s.category), category_path: json(s.categoryPath), gtin: text(s.gtin), mpn: text(s.mpn),
+    price: s.price, currency: s.currency, price_sgd: text(s.priceSgd), price_usd: text(s.priceUsd),
+    original_price: text(s.originalPrice), url: s.url, affiliate_url: text(s.affiliateUrl), image_url: text(s.imageUrl),
+    rating: text(s.rating), review_count: s.reviewCount, region: s.region, country_code: s.countryCode,
+    in_stock: s.inStock == null ? null : s.inStock ? 1 : 0, stock_level: text(s.stockLevel), shipping_days: s.shippingDays,
+    specs: json(s.specs), metadata: json(s.metadata), variants: json(s.variants), group_id: groupId,
+    price_trend: text(s.priceTrend), reference_price: text(s.referencePrice), last_checked_at: s.lastCheckedAt,
+    data_updated_at: s.dataUpdatedAt, created_at: createdAt, updated_at: s.updatedAt,
+  };
 }

@@ -1,0 +1,174 @@
+import { profileOfListing } from '../../domain/listing-profile.js';
+import { chooseGroup, MAX_CANDIDATES, PROFILE_VERSION, type MatchProfile } from '../../domain/matching/index.js';
+import { toListing, type ListingRow } from '../sqlite/rows.js';
+import { LISTING_COLUMNS } from './columns.js';
+import { MatchCache, POSTINGS_READ, type Postings } from './match-cache.js';
+import { rows, type Db } from './sql.js';
+
+/** One listing whose group is chosen (again), in record order. */
+export interface RegroupOp {
+  id: number;
+  /** Not in the table before this batch: it has no stored keys. */
+  isNew: boolean;
+  profile: MatchProfile;
+  /** Blocking keys, most selective first. */
+  keys: string[];
+  /** Set by `GroupAssigner.assign`: the candidates compared, by id, and the group chosen. */
+  candidates?: number[];
+  groupId?: number;
+}
+
+/** Block keys to delete and insert so the table holds each regrouped listing's last keys. */
+export interface KeyChanges {
+  removed: Array<[key: string, id: number]>;
+  added: Array<[key: string, id: number]>;
+}
+
+const POSTINGS = `SELECT k.n, b.listing_id FROM unnest(?::text[]) WITH ORDINALITY AS k(key, n)
+  CROSS JOIN LATERAL (SELECT listing_id FROM block_keys b WHERE b.key = k.key ORDER BY b.listing_id LIMIT ?) b`;
+const META = 'SELECT id, group_id, match_profile IS NOT NULL AS has_profile FROM listings WHERE id = ANY(?::bigint[])';
+const PROFILES = 'SELECT id, match_profile FROM listings WHERE id = ANY(?::bigint[]) AND match_profile IS NOT NULL';
+const STORED_KEYS = 'SELECT listing_id, key FROM block_keys WHERE listing_id = ANY(?::bigint[])';
+
+/**
+ * Chooses the group of every op as the SQLite writer does record by record: candidates are the
+ * first MAX_CANDIDATES distinct listings with a profile, taking per key (most selective first)
+ * its lowest ids other than the listing itself, as the table stands after the ops before. The
+ * table is read a whole batch at once (posting lists, groups, profiles), then the batch's own
+ * key changes are replayed in memory, so each op sees what the one before it wrote.
+ */
+export class GroupAssigner {
+  constructor(private readonly cache: MatchCache) {}
+
+  async assign(db: Db, ops: RegroupOp[]): Promise<KeyChanges> {
+    const { cache } = this;
+    const stored = await this.storedKeys(db, ops);
+    const current = new Map<number, Set<string>>(stored);
+    const needed = new Set<string>();
+    for (const op of ops) for (const k of op.keys) needed.add(k);
+    await this.readPostings(db, [...needed].filter((k) => !cache.postingsOf(k)), POSTINGS_READ);
+    await this.readMeta(db, [...needed]);
+
+    // Pass 1: each op's candidates, applying the key changes of the ops before it.
+    const log = new Map<string, Array<[add: boolean, id: number]>>();
+    const regrouped = new Set<number>();
+    const fromTable = new Set<number>();
+    for (const op of ops) {
+      const picked: number[] = [];
+      const seen = new Set<number>();
+      for (const key of op.keys) {
+        if (picked.length >= MAX_CANDIDATES) break;
+        const ids = (await this.usable(db, key, op.id, log)).ids;
+        let taken = 0;
+        for (const cid of ids) {
+          if (cid === op.id) continue;
+          if (taken++ >= MAX_CANDIDATES) break;
+          if (seen.has(cid) || picked.length >= MAX_CANDIDATES) continue;
+          seen.add(cid);
+          if (!cache.hasProfile(cid)) continue;
+          picked.push(cid);
+          if (!regrouped.has(cid) && !cache.profileOf(cid)) fromTable.add(cid);
+        }
+      }
+      op.candidates = picked.sort((a, b) => a - b);
+      const before = current.get(op.id) ?? new Set<string>();
+      const after = new Set(op.keys);
+      for (const k of before) if (!after.has(k)) this.change(log, k, false, op.id);
+      for (const k of after) if (!before.has(k)) this.change(log, k, true, op.id);
+      current.set(op.id, after);
+      regrouped.add(op.id);
+      if (!cache.known(op.id)) cache.setMeta(op.id, op.id, true);
+      else cache.setMeta(op.id, cache.groupOf(op.id), true);
+    }
+    await this.readProfiles(db, [...fromTable]);
+
+    // Pass 2: groups in record order; an op's group and profile are what later ops see.
+    for (const op of ops) {
+      const candidates = op.candidates!.flatMap((id) => {
+        const profile = cache.profileOf(id);
+        return profile ? [{ id, groupId: cache.groupOf(id), profile }] : [];
+      });
+      op.groupId = chooseGroup(op.profile, candidates)?.groupId ?? op.id;
+      cache.setMeta(op.id, op.groupId, true);
+      cache.setProfile(op.id, op.profile);
+    }
+
+    const changes: KeyChanges = { removed: [], added: [] };
+    for (const [id, after] of current) {
+      const before = stored.get(id) ?? new Set<string>();
+      for (const k of before) if (!after.has(k)) changes.removed.push([k, id]);
+      for (const k of after) if (!before.has(k)) changes.added.push([k, id]);
+    }
+    return changes;
+  }
+
+  private change(log: Map<string, Array<[boolean, number]>>, key: string, add: boolean, id: number): void {
+    let entries = log.get(key);
+    if (!entries) log.set(key, (entries = []));
+    entries.push([add, id]);
+    if (add) this.cache.addPosting(key, id);
+    else this.cache.removePosting(key, id);
+  }
+
+  /** Keys the batch's existing listings carry in the table now. */
+  private async storedKeys(db: Db, ops: RegroupOp[]): Promise<Map<number, Set<string>>> {
+    const ids = [...new Set(ops.filter((o) => !o.isNew).map((o) => o.id))];
+    const out = new Map<number, Set<string>>(ids.map((id) => [id, new Set<string>()]));
+    if (!ids.length) return out;
+    for (const r of await rows<{ listing_id: number; key: string }>(db, STORED_KEYS, [ids], true)) out.get(r.listing_id)!.add(r.key);
+    return out;
+  }
+
+  private async readPostings(db: Db, keys: string[], limit: number): Promise<void> {
+    if (!keys.length) return;
+    const lists = keys.map((): number[] => []);
+    for (const r of await rows<{ n: number; listing_id: number }>(db, POSTINGS, [keys, limit], true)) lists[r.n - 1].push(r.listing_id);
+    keys.forEach((k, i) => this.cache.setPostings(k, lists[i].sort((a, b) => a - b), lists[i].length < limit));
+  }
+
+  /** Groups and profile presence of every listing the keys' lists name that the cache does not know. */
+  private async readMeta(db: Db, keys: string[]): Promise<void> {
+    const unknown = new Set<number>();
+    for (const k of keys) for (const id of this.cache.postingsOf(k)?.ids ?? []) if (!this.cache.known(id)) unknown.add(id);
+    if (!unknown.size) return;
+    const ids = [...unknown];
+    const found = await rows<{ id: number; group_id: number; has_profile: boolean }>(db, META, [ids], true);
+    for (const r of found) {
+      this.cache.setMeta(r.id, r.group_id, r.has_profile);
+      unknown.delete(r.id);
+    }
+    for (const id of unknown) this.cache.setMeta(id, 0, false);
+  }
+
+  /**
+   * The key's list, long enough to give MAX_CANDIDATES ids besides `self`. Removals can shorten a
+   * partial list below that: it is read again (the table still holds the batch's starting state)
+   * and the batch's changes so far are replayed on it.
+   */
+  private async usable(db: Db, key: string, self: number, log: Map<string, Array<[boolean, number]>>): Promise<Postings> {
+    for (let limit = POSTINGS_READ * 2; ; limit *= 2) {
+      const p = this.cache.postingsOf(key)!;
+      if (p.complete || p.ids.filter((id) => id !== self).length >= MAX_CANDIDATES) return p;
+      await this.readPostings(db, [key], limit);
+      for (const [add, id] of log.get(key) ?? []) {
+        if (add) this.cache.addPosting(key, id);
+        else this.cache.removePosting(key, id);
+      }
+      await this.readMeta(db, [key]);
+    }
+  }
+
+  private async readProfiles(db: Db, ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    for (const r of await rows<{ id: number; match_profile: string }>(db, PROFILES, [ids], true)) {
+      let profile = JSON.parse(r.match_profile) as MatchProfile;
+      if (profile.v !== PROFILE_VERSION) {
+        // Stored by an older matcher: rebuild from the listing and store it again (as the SQLite writer does).
+        const [row] = await rows<ListingRow>(db, `SELECT ${LISTING_COLUMNS} FROM listings l WHERE id = ?`, [r.id]);
+        profile = profileOfListing(toListing(row));
+        await db.query('UPDATE listings SET match_profile = $1 WHERE id = $2', [JSON.stringify(profile), r.id]);
+      }
+      this.cache.setProfile(r.id, profile);
+    }
+  }
+}
