@@ -5,7 +5,7 @@ import { SearchIndex, type IndexAnswer, type IndexDoc } from './search-index.js'
 
 /** A search waits for the index to apply at most this many new events; beyond, the store answers while it catches up. */
 const INLINE_LAG = 5000;
-const BATCH = 2000;
+const BATCH = 1000;
 const LOAD_CHUNK = 5000;
 
 export type IndexState = 'off' | 'building' | 'ready' | 'unavailable';
@@ -90,6 +90,8 @@ export class IndexedSearch {
       for (const l of listings) this.index.upsert(docOf(l));
       this.position = events[events.length - 1].id;
       if (events.length < BATCH) return;
+      // A long catch-up (a big import beside the server) yields between batches: requests keep flowing.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 }
