@@ -31,10 +31,14 @@ export async function serve(config: Config): Promise<void> {
     console.log(`\nDemo API key (pro tier, shown once):\n${demoKey}\n`);
     console.log(`Try: curl -H "Authorization: Bearer ${demoKey}" "http://localhost:${port}/v1/products/search?q=samsung+galaxy&include_facets=true&sort_by=relevance"\n`);
   }
+  // Expired OAuth tokens are refused when presented; this only keeps the table from growing.
+  const purge = setInterval(() => void c.oauth.purgeExpired().catch(() => undefined), 3600_000);
+  purge.unref();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    clearInterval(purge);
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
