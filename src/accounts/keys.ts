@@ -43,7 +43,21 @@ export class KeyService {
   async check(apiKey: string): Promise<KeyCheck> {
     if (!looksLikeApiKey(apiKey)) return { ok: false, reason: 'malformed' };
     const hash = hashSecret(apiKey);
-    const generation = this.cache?.generation ?? 0;
+    if (!this.cache) return this.lookUp(hash, 0);
+    // When a cached key expires, the requests already read with it share one store lookup.
+    const generation = this.cache.generation;
+    const pending = this.pending.get(hash);
+    if (pending && pending.generation === generation) return pending.check;
+    const check = this.lookUp(hash, generation).finally(() => {
+      if (this.pending.get(hash)?.check === check) this.pending.delete(hash);
+    });
+    this.pending.set(hash, { check, generation });
+    return check;
+  }
+
+  private readonly pending = new Map<string, { check: Promise<KeyCheck>; generation: number }>();
+
+  private async lookUp(hash: string, generation: number): Promise<KeyCheck> {
     const key = await this.keys.findByHash(hash);
     if (!key) return { ok: false, reason: 'unknown' };
     if (key.revokedAt) return { ok: false, reason: 'revoked' };

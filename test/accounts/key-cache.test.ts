@@ -50,6 +50,16 @@ describe('authenticated keys are served from memory', () => {
     expect(await limitOf(authorization)).toBe('60');
   });
 
+  it('requests waiting on one key share one store read, unless a change came in between', async () => {
+    const { key, id } = await h.key('pro');
+    const spy = vi.spyOn(h.c.store.keys, 'findByHash');
+    const checks = [h.c.keys.check(key), h.c.keys.check(key), h.c.keys.check(key)];
+    h.c.keyEvents.emitChanged(id);
+    checks.push(h.c.keys.check(key));
+    expect((await Promise.all(checks)).every((c) => c.ok)).toBe(true);
+    expect(spy).toHaveBeenCalledTimes(2);
+  });
+
   it('an unknown key is never cached: a key created beside the server (CLI) works at once', async () => {
     const spy = vi.spyOn(h.c.store.keys, 'findByHash');
     expect((await get('Bearer ck_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')).statusCode).toBe(401);
