@@ -117,7 +117,7 @@ describe('PostgreSQL batch writer keeps the SQLite writer decisions', () => {
     const client = await pg.pool.connect();
     try {
       await client.query('BEGIN');
-      await new GroupAssigner(new MatchCache()).assign(client, ops);
+      await new GroupAssigner(new MatchCache()).select(client, ops);
       for (const op of ops) {
         // The candidate query the writer used to run per listing, against the table as the ops before left it.
         const { rows } = await client.query<{ id: number }>(`WITH c AS (SELECT k.n, b.listing_id AS id FROM unnest($1::text[]) WITH ORDINALITY AS k(key, n)

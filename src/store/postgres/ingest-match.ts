@@ -30,6 +30,36 @@ const META = 'SELECT id, group_id, match_profile IS NOT NULL AS has_profile FROM
 const PROFILES = 'SELECT id, match_profile FROM listings WHERE id = ANY(?::bigint[]) AND match_profile IS NOT NULL';
 const STORED_KEYS = 'SELECT listing_id, key FROM block_keys WHERE listing_id = ANY(?::bigint[])';
 
+/** The list gives MAX_CANDIDATES ids besides `self`, or all there are. */
+function enough(p: Postings, self: number): boolean {
+  return p.complete || p.ids.length > MAX_CANDIDATES || (p.ids.length === MAX_CANDIDATES && !p.ids.includes(self));
+}
+
+/** Which ids the current op has looked at: a stamp per id (a set per op was a third of the selection's time). */
+class Seen {
+  private stamps = new Uint32Array(1024);
+  private stamp = 0;
+  private readonly far = new Set<number>();
+
+  next(): void {
+    this.stamp++;
+    this.far.clear();
+  }
+
+  /** Marks `id`; true when it was marked already for this op. */
+  check(id: number): boolean {
+    if (id >= 1 << 26) return this.far.has(id) || (this.far.add(id), false);
+    if (id >= this.stamps.length) {
+      const grown = new Uint32Array(Math.min(1 << 26, Math.max(id + 1, this.stamps.length * 2)));
+      grown.set(this.stamps);
+      this.stamps = grown;
+    }
+    if (this.stamps[id] === this.stamp) return true;
+    this.stamps[id] = this.stamp;
+    return false;
+  }
+}
+
 /**
  * Chooses the group of every op as the SQLite writer does record by record: candidates are the
  * first MAX_CANDIDATES distinct listings with a profile, taking per key (most selective first)
@@ -40,7 +70,11 @@ const STORED_KEYS = 'SELECT listing_id, key FROM block_keys WHERE listing_id = A
 export class GroupAssigner {
   constructor(private readonly cache: MatchCache) {}
 
-  async assign(db: Db, ops: RegroupOp[]): Promise<KeyChanges> {
+  /**
+   * Reads what the ops need and picks each op's candidates (`op.candidates`), applying the key
+   * changes of the ops before it; returns the block-key changes to write. `choose` then decides.
+   */
+  async select(db: Db, ops: RegroupOp[]): Promise<KeyChanges> {
     const { cache } = this;
     const stored = await this.storedKeys(db, ops);
     const current = new Map<number, Set<string>>(stored);
@@ -53,21 +87,22 @@ export class GroupAssigner {
     const log = new Map<string, Array<[add: boolean, id: number]>>();
     const regrouped = new Set<number>();
     const fromTable = new Set<number>();
+    const seen = new Seen();
     for (const op of ops) {
       const picked: number[] = [];
-      const seen = new Set<number>();
+      seen.next();
       for (const key of op.keys) {
         if (picked.length >= MAX_CANDIDATES) break;
-        const ids = (await this.usable(db, key, op.id, log)).ids;
+        const p = cache.postingsOf(key)!;
+        const ids = (enough(p, op.id) ? p : await this.reread(db, key, op.id, log)).ids;
         let taken = 0;
         for (const cid of ids) {
           if (cid === op.id) continue;
           if (taken++ >= MAX_CANDIDATES) break;
-          if (seen.has(cid) || picked.length >= MAX_CANDIDATES) continue;
-          seen.add(cid);
+          if (picked.length >= MAX_CANDIDATES || seen.check(cid)) continue;
           if (!cache.hasProfile(cid)) continue;
           picked.push(cid);
-          if (!regrouped.has(cid) && !cache.profileOf(cid)) fromTable.add(cid);
+          if (!regrouped.has(cid) && !cache.hasProfileCached(cid)) fromTable.add(cid);
         }
       }
       op.candidates = picked.sort((a, b) => a - b);
@@ -77,12 +112,22 @@ export class GroupAssigner {
       for (const k of after) if (!before.has(k)) this.change(log, k, true, op.id);
       current.set(op.id, after);
       regrouped.add(op.id);
-      if (!cache.known(op.id)) cache.setMeta(op.id, op.id, true);
-      else cache.setMeta(op.id, cache.groupOf(op.id), true);
+      cache.setMeta(op.id, cache.known(op.id) ? cache.groupOf(op.id) : op.id, true);
     }
     await this.readProfiles(db, [...fromTable]);
 
-    // Pass 2: groups in record order; an op's group and profile are what later ops see.
+    const changes: KeyChanges = { removed: [], added: [] };
+    for (const [id, after] of current) {
+      const before = stored.get(id) ?? new Set<string>();
+      for (const k of before) if (!after.has(k)) changes.removed.push([k, id]);
+      for (const k of after) if (!before.has(k)) changes.added.push([k, id]);
+    }
+    return changes;
+  }
+
+  /** Each op's group, in record order: an op's group and profile are what later ops see. No I/O. */
+  choose(ops: RegroupOp[]): void {
+    const { cache } = this;
     for (const op of ops) {
       const candidates = op.candidates!.flatMap((id) => {
         const profile = cache.profileOf(id);
@@ -92,14 +137,6 @@ export class GroupAssigner {
       cache.setMeta(op.id, op.groupId, true);
       cache.setProfile(op.id, op.profile);
     }
-
-    const changes: KeyChanges = { removed: [], added: [] };
-    for (const [id, after] of current) {
-      const before = stored.get(id) ?? new Set<string>();
-      for (const k of before) if (!after.has(k)) changes.removed.push([k, id]);
-      for (const k of after) if (!before.has(k)) changes.added.push([k, id]);
-    }
-    return changes;
   }
 
   private change(log: Map<string, Array<[boolean, number]>>, key: string, add: boolean, id: number): void {
@@ -141,20 +178,20 @@ export class GroupAssigner {
   }
 
   /**
-   * The key's list, long enough to give MAX_CANDIDATES ids besides `self`. Removals can shorten a
-   * partial list below that: it is read again (the table still holds the batch's starting state)
-   * and the batch's changes so far are replayed on it.
+   * Removals can shorten a partial list below MAX_CANDIDATES ids besides the listing itself: the
+   * key is read again (the table still holds the batch's starting state), longer, and the batch's
+   * changes so far are replayed on it.
    */
-  private async usable(db: Db, key: string, self: number, log: Map<string, Array<[boolean, number]>>): Promise<Postings> {
+  private async reread(db: Db, key: string, self: number, log: Map<string, Array<[boolean, number]>>): Promise<Postings> {
     for (let limit = POSTINGS_READ * 2; ; limit *= 2) {
-      const p = this.cache.postingsOf(key)!;
-      if (p.complete || p.ids.filter((id) => id !== self).length >= MAX_CANDIDATES) return p;
       await this.readPostings(db, [key], limit);
       for (const [add, id] of log.get(key) ?? []) {
         if (add) this.cache.addPosting(key, id);
         else this.cache.removePosting(key, id);
       }
       await this.readMeta(db, [key]);
+      const p = this.cache.postingsOf(key)!;
+      if (enough(p, self)) return p;
     }
   }
 

@@ -1,4 +1,4 @@
-import { planIngest } from '../../domain/ingest-rules.js';
+import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing } from '../../domain/listing.js';
 import { profileOfListing } from '../../domain/listing-profile.js';
@@ -25,7 +25,14 @@ export interface BatchStart {
 
 /** A listing the batch writes, as it stands after the batch. */
 export interface BatchListing {
-  listing: Listing;
+  id: number;
+  uuid: string;
+  createdAt: string;
+  /** Its group before any regroup of this batch. */
+  groupId: number;
+  state: ListingState;
+  /** `state` as a later record of the batch sees it: as if written and read back. Built when needed. */
+  read: Listing | null;
   isNew: boolean;
   /** Its whole state is written; otherwise only last_checked_at moved. */
   written: boolean;
@@ -72,21 +79,21 @@ export function planBatch(records: NormalizedRecord[], start: BatchStart): Batch
   for (const r of records) {
     const key = keyOf(r.source, r.sku);
     const entry = byKey.get(key);
-    const prev = entry?.listing ?? start.existing.get(key) ?? null;
+    const prev = entry ? (entry.read ??= toListing(stateRow(entry.id, entry.uuid, entry.groupId, entry.createdAt, entry.state)))
+      : (start.existing.get(key) ?? null);
     const since = new Date(new Date(r.observedAt).getTime() - HISTORY_WINDOW_MS).toISOString();
     const p = planIngest(prev, r, prev && prev.price !== r.price ? recent(prev.id, since) : []);
     const id = prev?.id ?? start.newIds[nextNew++];
     const uuid = prev?.uuid ?? listingUuid(r.source, r.sku);
     if (p.state) {
-      const groupId = prev?.groupId ?? id;
-      const createdAt = prev?.createdAt ?? r.observedAt;
-      const listing = toListing(stateRow(id, uuid, groupId, createdAt, p.state));
-      const e = entry ?? { listing, isNew: !prev, written: false, regroup: null };
-      if (!entry) {
+      let e = entry;
+      if (!e) {
+        e = { id, uuid, createdAt: prev?.createdAt ?? r.observedAt, groupId: prev?.groupId ?? id, state: p.state, read: null, isNew: !prev, written: false, regroup: null };
         byKey.set(key, e);
         plan.listings.push(e);
       }
-      e.listing = listing;
+      e.state = p.state;
+      e.read = null;
       if (p.outcome !== 'unchanged') {
         e.written = true;
         if (!prev) plan.inserted++;

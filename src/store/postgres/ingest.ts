@@ -6,7 +6,7 @@ import type { IngestBatchResult } from '../types.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { GroupAssigner } from './ingest-match.js';
 import { HISTORY_WINDOW_MS, keyOf, planBatch, type BatchStart } from './ingest-plan.js';
-import { writeBatch } from './ingest-write.js';
+import { writeListings, writeSide } from './ingest-write.js';
 import { MatchCache } from './match-cache.js';
 import { RETRYABLE, rows, type Db } from './sql.js';
 
@@ -70,8 +70,12 @@ export class PgIngestWriter {
 
   private async apply(db: Db, records: NormalizedRecord[]): Promise<IngestBatchResult> {
     const plan = planBatch(records, await this.start(db, records));
-    const keys = await this.groups.assign(db, plan.regroups);
-    await writeBatch(db, plan, keys);
+    const keys = await this.groups.select(db, plan.regroups);
+    const side = writeSide(db, plan, keys);
+    side.catch(() => undefined); // awaited below; a failure must not also surface as unhandled
+    this.groups.choose(plan.regroups);
+    await side;
+    await writeListings(db, plan);
     if (plan.inserted) await db.query("UPDATE counters SET value = value + $1 WHERE name = 'listings'", [plan.inserted]);
     return plan.result;
   }

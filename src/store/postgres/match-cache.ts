@@ -46,7 +46,9 @@ export class MatchCache {
   private states = new Uint8Array(0);
   /** Listings with ids past the arrays' reach. */
   private readonly far = new Map<number, { group: number; state: number }>();
-  private readonly profiles = new Map<number, MatchProfile>();
+  /** Parsed profiles, with the batch that last used each: trimming keeps what was used last. */
+  private readonly profiles = new Map<number, { profile: MatchProfile; used: number }>();
+  private batch = 0;
 
   clear(): void {
     this.postings.clear();
@@ -58,13 +60,24 @@ export class MatchCache {
 
   /** Drops the oldest entries past the caps; called between batches, never inside one. */
   trim(): void {
-    for (const [map, cap] of [[this.postings, POSTINGS_CACHE], [this.profiles, PROFILE_CACHE], [this.far, POSTINGS_CACHE]] as const) {
+    for (const [map, cap] of [[this.postings, POSTINGS_CACHE], [this.far, POSTINGS_CACHE]] as const) {
       let excess = map.size - cap;
       for (const k of map.keys()) {
         if (excess-- <= 0) break;
         (map as Map<unknown, unknown>).delete(k);
       }
     }
+    if (this.profiles.size > PROFILE_CACHE) {
+      // Oldest first; one used in the batch just written gets a second chance at the end.
+      let excess = this.profiles.size - PROFILE_CACHE * 0.9;
+      for (const [id, entry] of [...this.profiles]) {
+        if (excess <= 0) break;
+        this.profiles.delete(id);
+        if (entry.used === this.batch) this.profiles.set(id, entry);
+        else excess--;
+      }
+    }
+    this.batch++;
   }
 
   postingsOf(key: string): Postings | undefined {
@@ -140,17 +153,23 @@ export class MatchCache {
   }
 
   profileOf(id: number): MatchProfile | undefined {
-    const p = this.profiles.get(id);
-    if (p) {
-      // Recently used stays: the lowest ids of common keys are asked for again and again.
-      this.profiles.delete(id);
-      this.profiles.set(id, p);
-    }
-    return p;
+    const entry = this.profiles.get(id);
+    if (!entry) return undefined;
+    entry.used = this.batch;
+    return entry.profile;
   }
 
-  setProfile(id: number, p: MatchProfile): void {
-    this.profiles.delete(id);
-    this.profiles.set(id, p);
+  hasProfileCached(id: number): boolean {
+    return this.profiles.has(id);
+  }
+
+  setProfile(id: number, profile: MatchProfile): void {
+    const entry = this.profiles.get(id);
+    if (entry) {
+      entry.profile = profile;
+      entry.used = this.batch;
+    } else {
+      this.profiles.set(id, { profile, used: this.batch });
+    }
   }
 }

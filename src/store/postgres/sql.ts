@@ -51,3 +51,26 @@ export const pgTypes = {
 
 /** SQLSTATEs after which a whole ingest batch is simply tried again. */
 export const RETRYABLE = new Set(['23505', '40001', '40P01']);
+
+const NEEDS_ESCAPE = /["\\]/;
+const ESCAPED = /["\\]/g;
+
+/**
+ * A PostgreSQL array literal (`{"a",NULL,"b\"c"}`) built in one join. pg would build the same
+ * text by appending to one string element by element, which then has to be flattened before it
+ * is sent: on a batch's column arrays that was most of the cost of sending a batch.
+ */
+export function arrayLiteral(values: readonly unknown[]): string {
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v == null) parts[i] = 'NULL';
+    else if (typeof v === 'number') parts[i] = String(v);
+    else if (typeof v === 'boolean') parts[i] = v ? 't' : 'f';
+    else {
+      const s = String(v);
+      parts[i] = `"${NEEDS_ESCAPE.test(s) ? s.replace(ESCAPED, '\\$&') : s}"`;
+    }
+  }
+  return `{${parts.join(',')}}`;
+}
