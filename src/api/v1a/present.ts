@@ -5,6 +5,7 @@ import type { Listing, Variant } from '../../domain/listing.js';
 import { formatMoney } from '../../domain/money.js';
 import { availabilityPrediction, confidenceScore } from '../../domain/signals.js';
 import type { FxService } from '../../catalog/fx-service.js';
+import type { RateTable } from '../../domain/fx.js';
 import type { CompareMatch, Highlights } from '../../catalog/compare-service.js';
 import type { GroupStats } from '../../store/types.js';
 import type { Container } from '../../container.js';
@@ -21,9 +22,31 @@ export async function contextFor(c: Container, listings: Listing[], currency?: C
   return { now: c.clock.now(), fx: c.fx, currency, groups: await c.catalog.groupStats(listings) };
 }
 
+const CONVERSIONS_MAX = 50_000;
+const conversions = new WeakMap<RateTable, Map<string, string>>();
+
+/**
+ * `price` in `from` converted to `to` and formatted, remembered per rate table: a replaced table is
+ * a new object, so nothing outlives the rates it was computed with. Big division is the dearest
+ * step of a detail page, and the same few prices come back all the time.
+ */
+export function convertedPrice(fx: FxService, price: string, from: Currency, to: Currency): string {
+  const table = fx.rates();
+  let memo = conversions.get(table);
+  if (!memo) conversions.set(table, (memo = new Map()));
+  const key = `${price} ${from} ${to}`;
+  let text = memo.get(key);
+  if (text === undefined) {
+    text = formatMoney(fx.convert(new Big(price), from, to), to);
+    if (memo.size >= CONVERSIONS_MAX) memo.clear();
+    memo.set(key, text);
+  }
+  return text;
+}
+
 /** Listing -> surface A product record (spec 2.1): flat, decimal strings, integer id. */
 export function presentProduct(l: Listing, ctx: PresentContext) {
-  const converted = ctx.currency ? formatMoney(ctx.fx.convert(new Big(l.price), l.currency, ctx.currency), ctx.currency) : null;
+  const converted = ctx.currency ? convertedPrice(ctx.fx, l.price, l.currency, ctx.currency) : null;
   const group = ctx.groups?.get(l.groupId);
   return {
     id: l.id, sku: l.sku, source: l.source, merchant_id: l.merchantId, name: l.title, description: l.description,

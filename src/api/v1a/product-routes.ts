@@ -7,11 +7,10 @@ import type { Currency as CurrencyCode } from '../../domain/currencies.js';
 import { DomainError, notFound, validationError } from '../../domain/errors.js';
 import { freshnessOf } from '../../domain/freshness.js';
 import type { Listing } from '../../domain/listing.js';
-import { formatMoney } from '../../domain/money.js';
 import { byPrice } from '../../catalog/compare-service.js';
 import { Currency, Limit, Offset, Price } from './schemas.js';
 import { clean, countriesOf, decodeCursor, encodeCursor, priceBounds } from './params.js';
-import { contextFor, presentMerchantLink, presentProduct, presentVariant } from './present.js';
+import { contextFor, convertedPrice, presentMerchantLink, presentProduct, presentVariant } from './present.js';
 
 const ListQuery = Type.Object({
   category_id: Type.Optional(Type.String({ maxLength: 200 })),
@@ -114,7 +113,7 @@ async function skuDetail(c: Container, product: Listing, q: { currency?: Currenc
     meta: {
       total_merchants: merchants.length,
       total_variants: product.variants.length,
-      cheapest_price: formatMoney(c.fx.convert(new Big(cheapest.price), cheapest.currency, shown), shown),
+      cheapest_price: convertedPrice(c.fx, cheapest.price, cheapest.currency, shown),
       cheapest_currency: shown,
       cheapest_source: cheapest.source,
       lowest_rating: rated.length ? rated.reduce((a, b) => (b.lt(a) ? b : a)).toString() : null,
