@@ -1,4 +1,5 @@
 import type { Listing, StockStatus } from './listing.js';
+import type { MatchProfile } from './matching/index.js';
 
 /**
  * An ingest record after validation and normalization: every field typed, money exact, the
@@ -13,6 +14,12 @@ export interface NormalizedRecord extends Omit<Listing,
   /** SGD price in integer cents: exact ordering and range filters. */
   priceSgdMinor: number;
   observedAt: string;
+  /**
+   * The matching profile of the listing this record describes (`profileOfListing` of its fields),
+   * when the caller built it already, e.g. off the writer's thread. A store may use it instead of
+   * building its own; it never changes a decision.
+   */
+  matchProfile?: MatchProfile;
 }
 
 export const STOCK_STATUSES: StockStatus[] = ['in_stock', 'low_stock', 'out_of_stock', 'pre_order'];

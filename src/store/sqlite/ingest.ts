@@ -1,34 +1,56 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { blockingKeys, chooseGroup, PROFILE_VERSION, type MatchProfile } from '../../domain/matching/index.js';
+import { blockingKeys, chooseGroup, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import { derivedColumns, listingUuid } from '../derived.js';
 import type { IngestBatchResult } from '../types.js';
+import { MatchCandidates } from './ingest-candidates.js';
 import { toListing, type ListingRow } from './rows.js';
 
-/** Candidates considered per listing, taken from the most selective blocking keys first. */
-const MAX_CANDIDATES = 40;
-const PROFILE_CACHE = 100_000;
 const HISTORY_WINDOW_MS = 90 * 86400_000;
 
-/** Writes ingest batches: one transaction per batch, listing + observation + events + group together. */
+/** The listing columns an ingest writes, in the order `stateValues` gives them. */
+const COLUMNS = ['source', 'sku', 'merchant_id', 'title', 'description', 'brand', 'category', 'category_path', 'category_key', 'gtin', 'mpn',
+  'price', 'currency', 'price_sgd', 'price_usd', 'price_sgd_minor', 'original_price', 'discount_pct', 'history_discount_pct', 'url', 'domain',
+  'affiliate_url', 'image_url', 'rating', 'review_count', 'region', 'country_code', 'in_stock', 'stock_level', 'shipping_days', 'specs',
+  'metadata', 'variants', 'price_trend', 'reference_price', 'last_checked_at', 'data_updated_at', 'updated_at'] as const;
+
+const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
+
+function stateValues(s: ListingState): unknown[] {
+  const d = derivedColumns(s);
+  return [
+    s.source, s.sku, s.merchantId, s.title, s.description, s.brand, s.category, json(s.categoryPath), d.categoryKey, s.gtin, s.mpn,
+    s.price, s.currency, s.priceSgd, s.priceUsd, d.priceSgdMinor, s.originalPrice, d.discountPct, d.historyDiscountPct, s.url, d.domain,
+    s.affiliateUrl, s.imageUrl, s.rating, s.reviewCount, s.region, s.countryCode, s.inStock == null ? null : s.inStock ? 1 : 0,
+    s.stockLevel, s.shippingDays, json(s.specs), json(s.metadata), json(s.variants), s.priceTrend, s.referencePrice,
+    s.lastCheckedAt, s.dataUpdatedAt, s.updatedAt,
+  ];
+}
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+/**
+ * Writes ingest batches: one transaction per batch, listing + observation + events + group together.
+ * A new listing's group is chosen before its row is written (its id is the next rowid, which
+ * SQLite would give it anyway), so the row is written once, group and profile included.
+ */
 export class SqliteIngestWriter {
   private readonly s: Record<string, Statement>;
   private readonly run: (records: NormalizedRecord[]) => IngestBatchResult;
+  private readonly candidates: MatchCandidates;
+  /** The event log's head after our last batch: another writer moving it invalidates what we hold. */
+  private lastEventSeen = -1;
 
-  constructor(private readonly db: Database) {
-    const cols = `source, sku, merchant_id, title, description, brand, category, category_path, category_key, gtin, mpn,
-      price, currency, price_sgd, price_usd, price_sgd_minor, original_price, discount_pct, history_discount_pct, url, domain,
-      affiliate_url, image_url, rating, review_count, region, country_code, in_stock, stock_level, shipping_days, specs,
-      metadata, variants, price_trend, reference_price, last_checked_at, data_updated_at, updated_at`;
-    const names = cols.split(',').map((c) => c.trim());
+  constructor(db: Database) {
+    const sets = COLUMNS.map((c) => `${c} = ?`).join(', ');
     this.s = {
       find: db.prepare('SELECT * FROM listings WHERE source = ? AND sku = ?'),
-      insert: db.prepare(`INSERT INTO listings (uuid, group_id, created_at, ${cols}) VALUES (@uuid, 0, @created_at, ${names.map((n) => '@' + n).join(', ')})`),
-      update: db.prepare(`UPDATE listings SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`),
+      insert: db.prepare(`INSERT INTO listings (id, uuid, group_id, match_profile, created_at, ${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length + 5)})`),
+      update: db.prepare(`UPDATE listings SET ${sets} WHERE id = ?`),
+      updateGrouped: db.prepare(`UPDATE listings SET ${sets}, group_id = ?, match_profile = ? WHERE id = ?`),
       touch: db.prepare('UPDATE listings SET last_checked_at = ? WHERE id = ?'),
-      setGroup: db.prepare('UPDATE listings SET group_id = ?, match_profile = ? WHERE id = ?'),
       ftsDelete: db.prepare('DELETE FROM listings_fts WHERE rowid = ?'),
       ftsInsert: db.prepare('INSERT INTO listings_fts (rowid, title, brand, category) VALUES (?, ?, ?, ?)'),
       observe: db.prepare('INSERT OR REPLACE INTO observations (listing_id, observed_at, price, currency, source) VALUES (?, ?, ?, ?, ?)'),
@@ -36,13 +58,11 @@ export class SqliteIngestWriter {
       event: db.prepare('INSERT INTO events (kind, listing_id, payload, created_at) VALUES (?, ?, ?, ?)'),
       keysDelete: db.prepare('DELETE FROM block_keys WHERE listing_id = ?'),
       keyInsert: db.prepare('INSERT OR IGNORE INTO block_keys (key, listing_id) VALUES (?, ?)'),
-      candidateIds: db.prepare(`SELECT b.listing_id AS id FROM block_keys b WHERE b.key = ? AND b.listing_id <> ? ORDER BY b.listing_id LIMIT ${MAX_CANDIDATES}`),
-      byId: db.prepare('SELECT * FROM listings WHERE id = ?'),
-      setProfile: db.prepare('UPDATE listings SET match_profile = ? WHERE id = ?'),
-      candidateRow: db.prepare('SELECT group_id AS groupId, match_profile AS profile FROM listings WHERE id = ?'),
+      maxId: db.prepare('SELECT coalesce(max(id), 0) FROM listings').pluck(),
       lastEvent: db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck(),
       count: db.prepare("UPDATE counters SET value = value + ? WHERE name = 'listings'"),
     };
+    this.candidates = new MatchCandidates(db);
     this.run = db.transaction((records: NormalizedRecord[]) => this.apply(records));
   }
 
@@ -52,34 +72,37 @@ export class SqliteIngestWriter {
 
   private apply(records: NormalizedRecord[]): IngestBatchResult {
     // Another writer (a CLI import beside the server) may have moved groups since our last batch.
-    const head = this.s.lastEvent.get() as number;
-    if (head !== this.lastEventSeen) this.profiles.clear();
+    if (this.s.lastEvent.get() !== this.lastEventSeen) this.candidates.clear();
+    let lastId = this.s.maxId.get() as number;
     const outcomes: IngestBatchResult['outcomes'] = [];
     let events = 0;
     let inserted = 0;
     for (const r of records) {
       const row = this.s.find.get(r.source, r.sku) as ListingRow | undefined;
       const prev = row ? toListing(row) : null;
-      const since = new Date(new Date(r.observedAt).getTime() - HISTORY_WINDOW_MS).toISOString();
-      const recent = prev && prev.price !== r.price ? (this.s.recent.all(prev.id, since) as string[]) : [];
+      const recent = prev && prev.price !== r.price ? this.recentPrices(prev.id, r.observedAt) : [];
       const plan = planIngest(prev, r, recent);
       let id = prev?.id ?? 0;
       const uuid = prev?.uuid ?? listingUuid(r.source, r.sku);
       if (plan.state && plan.outcome === 'unchanged') {
         this.s.touch.run(plan.state.lastCheckedAt, id);
       } else if (plan.state) {
-        const params = this.params(plan.state);
-        if (prev) {
-          this.s.update.run({ ...params, id });
-        } else {
-          id = Number(this.s.insert.run({ ...params, uuid, created_at: r.observedAt }).lastInsertRowid);
+        const values = stateValues(plan.state);
+        if (!prev) id = ++lastId;
+        const group = plan.regroup ? this.chooseGroup(id, plan.state, r.matchProfile) : null;
+        if (!prev) {
+          this.s.insert.run(id, uuid, group ? group.groupId : 0, group ? JSON.stringify(group.profile) : null, r.observedAt, ...values);
           inserted++;
+        } else if (group) {
+          this.s.updateGrouped.run(...values, group.groupId, JSON.stringify(group.profile), id);
+        } else {
+          this.s.update.run(...values, id);
         }
         if (!prev || plan.regroup || prev.category !== r.category) {
           if (prev) this.s.ftsDelete.run(id);
           this.s.ftsInsert.run(id, r.title, r.brand, (r.categoryPath ?? [r.category ?? '']).join(' '));
         }
-        if (plan.regroup) this.assignGroup(id, plan.state);
+        if (group) this.index(id, group, prev !== null);
       }
       if (plan.observe) this.s.observe.run(id, r.observedAt, r.price, r.currency, r.source);
       for (const draft of plan.events) {
@@ -94,70 +117,30 @@ export class SqliteIngestWriter {
     return { outcomes, events };
   }
 
-  private assignGroup(id: number, s: ListingState): void {
-    const profile = profileOfListing(s);
+  private recentPrices(id: number, observedAt: string): string[] {
+    const since = new Date(new Date(observedAt).getTime() - HISTORY_WINDOW_MS).toISOString();
+    return this.s.recent.all(id, since) as string[];
+  }
+
+  /** The group a listing joins (its own id for a new group), from the candidates its blocking keys find. */
+  private chooseGroup(id: number, s: ListingState, given: MatchProfile | undefined) {
+    // A profile built from the record (off the writer's thread) is the state's: the matched fields come from the record.
+    const profile = given ?? profileOfListing(s);
     const keys = blockingKeys(profile);
-    const seen = new Set<number>();
-    const candidates: Array<{ id: number; groupId: number; profile: MatchProfile }> = [];
-    // Keys come most selective first; stop once enough candidates are in hand.
-    for (const key of keys) {
-      if (candidates.length >= MAX_CANDIDATES) break;
-      for (const { id: cid } of this.s.candidateIds.all(key, id) as Array<{ id: number }>) {
-        if (seen.has(cid) || candidates.length >= MAX_CANDIDATES) continue;
-        seen.add(cid);
-        const c = this.candidate(cid);
-        if (c) candidates.push(c);
-      }
+    const choice = chooseGroup(profile, this.candidates.find(id, keys));
+    return { groupId: choice?.groupId ?? id, profile, keys };
+  }
+
+  /** Stores the listing's blocking keys (replacing an existing listing's) and keeps its profile at hand. */
+  private index(id: number, g: { groupId: number; profile: MatchProfile; keys: string[] }, existing: boolean): void {
+    if (existing) {
+      this.candidates.removing(id);
+      this.s.keysDelete.run(id);
     }
-    candidates.sort((a, b) => a.id - b.id);
-    const choice = chooseGroup(profile, candidates);
-    const groupId = choice?.groupId ?? id;
-    this.s.setGroup.run(groupId, JSON.stringify(profile), id);
-    this.remember(id, groupId, profile);
-    this.s.keysDelete.run(id);
-    for (const key of keys) this.s.keyInsert.run(key, id);
-  }
-
-  /** Parsed profiles of recent listings: blocking hits the same few products again and again. */
-  private lastEventSeen = -1;
-  private readonly profiles = new Map<number, { id: number; groupId: number; profile: MatchProfile }>();
-
-  private candidate(id: number): { id: number; groupId: number; profile: MatchProfile } | null {
-    const hit = this.profiles.get(id);
-    if (hit) return hit;
-    const row = this.s.candidateRow.get(id) as { groupId: number; profile: string | null } | undefined;
-    if (!row?.profile) return null;
-    let profile = JSON.parse(row.profile) as MatchProfile;
-    if (profile.v !== PROFILE_VERSION) {
-      // Stored by an older matcher: rebuild from the listing and store it again.
-      profile = profileOfListing(toListing(this.s.byId.get(id) as ListingRow));
-      this.s.setProfile.run(JSON.stringify(profile), id);
+    for (const key of g.keys) {
+      this.s.keyInsert.run(key, id);
+      this.candidates.added(key, id);
     }
-    return this.remember(id, row.groupId, profile);
-  }
-
-  private remember(id: number, groupId: number, profile: MatchProfile) {
-    const entry = { id, groupId, profile };
-    this.profiles.delete(id);
-    if (this.profiles.size >= PROFILE_CACHE) this.profiles.delete(this.profiles.keys().next().value as number);
-    this.profiles.set(id, entry);
-    return entry;
-  }
-
-  private params(s: ListingState): Record<string, unknown> {
-    const d = derivedColumns(s);
-    const j = (v: unknown) => (v == null ? null : JSON.stringify(v));
-    return {
-      source: s.source, sku: s.sku, merchant_id: s.merchantId, title: s.title, description: s.description,
-      brand: s.brand, category: s.category, category_path: j(s.categoryPath), category_key: d.categoryKey,
-      gtin: s.gtin, mpn: s.mpn, price: s.price, currency: s.currency, price_sgd: s.priceSgd, price_usd: s.priceUsd,
-      price_sgd_minor: d.priceSgdMinor, original_price: s.originalPrice, discount_pct: d.discountPct,
-      history_discount_pct: d.historyDiscountPct, url: s.url, domain: d.domain, affiliate_url: s.affiliateUrl,
-      image_url: s.imageUrl, rating: s.rating, review_count: s.reviewCount, region: s.region,
-      country_code: s.countryCode, in_stock: s.inStock == null ? null : s.inStock ? 1 : 0,
-      stock_level: s.stockLevel, shipping_days: s.shippingDays, specs: j(s.specs), metadata: j(s.metadata),
-      variants: j(s.variants), price_trend: s.priceTrend, reference_price: s.referencePrice,
-      last_checked_at: s.lastCheckedAt, data_updated_at: s.dataUpdatedAt, updated_at: s.updatedAt,
-    };
+    this.candidates.remember(id, g.groupId, g.profile);
   }
 }

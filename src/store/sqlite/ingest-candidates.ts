@@ -1,0 +1,115 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { profileOfListing } from '../../domain/listing-profile.js';
+import { MAX_CANDIDATES, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
+import { toListing, type ListingRow } from './rows.js';
+
+/** Ids kept per blocking key: the first MAX_CANDIDATES other than the listing asking, whoever asks. */
+const KEEP = MAX_CANDIDATES + 1;
+const POSTINGS_CACHE = 200_000;
+const PROFILE_CACHE = 100_000;
+
+/**
+ * Match candidates of the SQLite writer, read as the blocking index defines them: keys in the
+ * order given (most selective first), per key the lowest listing ids, the first MAX_CANDIDATES
+ * distinct listings that have a profile. What the writer reads again and again is kept in memory,
+ * mirrored on every write it makes: the head of each key's posting list (only its first KEEP
+ * ids, which later inserts with higher ids never change) and parsed profiles with their group.
+ * Another writer's batch (seen by the writer through the event log) drops both.
+ */
+export class MatchCandidates {
+  private readonly postings = new Map<string, number[]>();
+  private readonly profiles = new Map<number, GroupCandidate>();
+  private readonly s: Record<'ids' | 'keysOf' | 'row' | 'listing' | 'setProfile', Statement>;
+
+  constructor(db: Database) {
+    this.s = {
+      ids: db.prepare(`SELECT listing_id FROM block_keys WHERE key = ? ORDER BY listing_id LIMIT ${KEEP}`).pluck(),
+      keysOf: db.prepare('SELECT key FROM block_keys WHERE listing_id = ?').pluck(),
+      row: db.prepare('SELECT group_id, match_profile FROM listings WHERE id = ?').raw(),
+      listing: db.prepare('SELECT * FROM listings WHERE id = ?'),
+      setProfile: db.prepare('UPDATE listings SET match_profile = ? WHERE id = ?'),
+    };
+  }
+
+  clear(): void {
+    this.postings.clear();
+    this.profiles.clear();
+  }
+
+  /** The listings `keys` find for listing `self`, in ascending id order (as chooseGroup is given them). */
+  find(self: number, keys: readonly string[]): GroupCandidate[] {
+    const seen = new Set<number>();
+    const out: GroupCandidate[] = [];
+    for (const key of keys) {
+      if (out.length >= MAX_CANDIDATES) break;
+      let taken = 0;
+      for (const cid of this.head(key)) {
+        if (cid === self) continue;
+        if (taken++ >= MAX_CANDIDATES || out.length >= MAX_CANDIDATES) break;
+        if (seen.has(cid)) continue;
+        seen.add(cid);
+        const c = this.candidate(cid);
+        if (c) out.push(c);
+      }
+    }
+    return out.sort((a, b) => a.id - b.id);
+  }
+
+  /** After `INSERT OR IGNORE INTO block_keys (key, id)`. */
+  added(key: string, id: number): void {
+    const list = this.postings.get(key);
+    if (!list) return;
+    let at = list.length;
+    while (at > 0 && list[at - 1] > id) at--;
+    if (at > 0 && list[at - 1] === id) return;
+    if (list.length < KEEP) list.splice(at, 0, id);
+    else if (at < KEEP) {
+      list.splice(at, 0, id);
+      list.pop();
+    }
+  }
+
+  /** Before deleting a listing's keys: its id leaves the cached heads (a full head is read again). */
+  removing(id: number): void {
+    for (const key of this.s.keysOf.all(id) as string[]) {
+      const list = this.postings.get(key);
+      if (!list) continue;
+      const at = list.indexOf(id);
+      if (at < 0) continue;
+      if (list.length >= KEEP) this.postings.delete(key);
+      else list.splice(at, 1);
+    }
+  }
+
+  remember(id: number, groupId: number, profile: MatchProfile): GroupCandidate {
+    const entry = { id, groupId, profile };
+    this.profiles.delete(id);
+    if (this.profiles.size >= PROFILE_CACHE) this.profiles.delete(this.profiles.keys().next().value as number);
+    this.profiles.set(id, entry);
+    return entry;
+  }
+
+  private head(key: string): number[] {
+    let list = this.postings.get(key);
+    if (!list) {
+      list = this.s.ids.all(key) as number[];
+      if (this.postings.size >= POSTINGS_CACHE) this.postings.delete(this.postings.keys().next().value as string);
+      this.postings.set(key, list);
+    }
+    return list;
+  }
+
+  private candidate(id: number): GroupCandidate | null {
+    const hit = this.profiles.get(id);
+    if (hit) return hit;
+    const row = this.s.row.get(id) as [number, string | null] | undefined;
+    if (!row?.[1]) return null;
+    let profile = JSON.parse(row[1]) as MatchProfile;
+    if (profile.v !== PROFILE_VERSION) {
+      // Stored by an older matcher: rebuild from the listing and store it again.
+      profile = profileOfListing(toListing(this.s.listing.get(id) as ListingRow));
+      this.s.setProfile.run(JSON.stringify(profile), id);
+    }
+    return this.remember(id, row[0], profile);
+  }
+}
