@@ -1,5 +1,6 @@
 // chooseGroup: the decision ingest makes per listing, given candidates found through blocking keys.
 
+import { mayBeExact } from './prefilter.js';
 import { compareProfiles, GROUP_THRESHOLD } from './score.js';
 import type { MatchProfile, MatchResult } from './types.js';
 
@@ -23,13 +24,15 @@ export function chooseGroup(
 ): { groupId: number; result: MatchResult } | null {
   const byGroup = new Map<number, { sum: number; n: number; best: MatchResult | null }>();
   for (const c of candidates) {
-    const result = compareProfiles(p, c.profile);
-    const exact = result.matchClass === 'exact';
     const g = byGroup.get(c.groupId) ?? { sum: 0, n: 0, best: null };
-    g.sum += exact ? result.score : 0;
-    g.n += 1;
-    if (exact && (g.best === null || result.score > g.best.score)) g.best = result;
     byGroup.set(c.groupId, g);
+    g.n += 1;
+    // Most candidates are other products: a cheap bound shows they cannot be exact (they count 0).
+    if (!mayBeExact(p, c.profile)) continue;
+    const result = compareProfiles(p, c.profile);
+    if (result.matchClass !== 'exact') continue;
+    g.sum += result.score;
+    if (g.best === null || result.score > g.best.score) g.best = result;
   }
   let chosen: { groupId: number; result: MatchResult; mean: number } | null = null;
   for (const [groupId, g] of byGroup) {

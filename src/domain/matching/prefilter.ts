@@ -1,0 +1,339 @@
+// A cheap proof that a comparison cannot come out `exact`, so chooseGroup can skip the full
+// comparison: most candidates a blocking key finds are other products. It computes an upper
+// bound of the linear score z from a compact form of each profile (one Int32Array: 32-bit hashes
+// of tokens, joins and codes, weights in tenths, word sets as bit masks), where every string
+// equality becomes a hash equality: a collision can only make two strings look equal, i.e. raise
+// the bound. Each feature takes its exact value or its largest possible one; the lead-word
+// feature is bounded by its maximum. `exact` needs sigmoid(z) >= 0.5, i.e. z >= 0, so a bound
+// below -1e-6 rules it out (far above the rounding error of these sums). Decisions are
+// unchanged; only their cost is. The same test runs on the compact forms alone, so a candidate
+// that is not exact costs a few cache lines, not a walk over its profile's strings.
+
+import { codeStem, isStrongCode } from './model-codes.js';
+import { WEIGHTS } from './score.js';
+import { numberAgreement } from './signals.js';
+import type { MatchProfile } from './types.js';
+
+// Header slots of the compact form.
+const TOKENS = 0; // token count
+const TABLE = 1; // offset of the member set
+const TABLE_SIZE = 2;
+const CODES = 3; // offset of the code records
+const CODE_COUNT = 4;
+const JOIN_PRE = 5; // offset and count of the joins' prefix hashes
+const JOIN_PRE_COUNT = 6;
+const DESC = 7; // offset and count of the description codes
+const DESC_COUNT = 8;
+const FLAGS = 9;
+const BRAND = 10;
+const LEAD_WORD = 11;
+const GTIN = 12;
+const EDITIONS = 13;
+const PLATFORMS = 14;
+const OFFER_KINDS = 15;
+const NUMBERS = 16;
+const HEADER = 17;
+// Per token: hash, weight in tenths, flags, stem hash, start and end of its prefix hashes.
+const TOKEN_WIDTH = 6;
+// Per code: hash, length, stem hash, start and end of its prefix hashes.
+const CODE_WIDTH = 5;
+
+const F_STRONG_CODES = 1;
+const F_UNLISTED = 2; // a word set outgrew its bit mask
+const T_CODE = 1;
+const T_STRONG = 2;
+
+interface Compiled {
+  h: Int32Array;
+  priceCents: number | null;
+}
+
+const compiled = new WeakMap<MatchProfile, Compiled>();
+// chooseGroup compares one profile with many: its compact form is kept at hand.
+let lastProfile: MatchProfile | null = null;
+let lastCompiled: Compiled | null = null;
+
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i += 1) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h === 0 ? 1 : h; // 0 means "none"
+}
+
+const stemHash = (stem: string): number => (stem.length >= 4 ? hash(stem) : 0);
+
+/** codePrefixMatch(short, long) holds when long = short + 1-4 letters and short has 5+ characters: every such short of s. */
+function prefixes(s: string, out: number[]): void {
+  for (let k = 1; k <= 4 && s.length - k >= 5; k += 1) {
+    const c = s.charCodeAt(s.length - k);
+    if (c < 97 || c > 122) break;
+    out.push(hash(s.slice(0, s.length - k)));
+  }
+}
+
+/** Bits for the values of a closed word list (editions, platforms, offer kinds), given as first seen. */
+class WordBits {
+  private readonly bits = new Map<string, number>();
+  mask(values: readonly string[]): number {
+    let m = 0;
+    for (const v of values) {
+      let b = this.bits.get(v);
+      if (b === undefined) {
+        if (this.bits.size >= 30) return -1;
+        b = 1 << this.bits.size;
+        this.bits.set(v, b);
+      }
+      m |= b;
+    }
+    return m;
+  }
+}
+const editionBits = new WordBits();
+const platformBits = new WordBits();
+const offerBits = new WordBits();
+
+function compile(p: MatchProfile): Compiled {
+  const found = compiled.get(p);
+  if (found) return found;
+  const out: number[] = new Array<number>(HEADER).fill(0);
+  const n = p.tokens.length;
+  out[TOKENS] = n;
+  const pre: number[][] = [];
+  const tokenAt = out.length;
+  for (let i = 0; i < n; i += 1) {
+    const t = p.tokens[i];
+    const code = p.tokenStems[i] !== '';
+    out.push(hash(t), Math.round(p.weights[i] * 10), (code ? T_CODE : 0) | (isStrongCode(t) ? T_STRONG : 0), code ? stemHash(p.tokenStems[i]) : 0, 0, 0);
+    const own: number[] = [];
+    if (code) prefixes(t, own);
+    pre.push(own);
+  }
+  for (let i = 0; i < n; i += 1) {
+    out[tokenAt + i * TOKEN_WIDTH + 4] = out.length;
+    out.push(...pre[i]);
+    out[tokenAt + i * TOKEN_WIDTH + 5] = out.length;
+  }
+  out[CODES] = out.length;
+  out[CODE_COUNT] = p.codes.length;
+  const codeAt = out.length;
+  for (let i = 0; i < p.codes.length; i += 1) out.push(hash(p.codes[i]), p.codes[i].length, stemHash(p.codeStems[i]), 0, 0);
+  for (let i = 0; i < p.codes.length; i += 1) {
+    out[codeAt + i * CODE_WIDTH + 3] = out.length;
+    prefixes(p.codes[i], out);
+    out[codeAt + i * CODE_WIDTH + 4] = out.length;
+  }
+  out[JOIN_PRE] = out.length;
+  for (const j of p.joins) prefixes(j, out);
+  out[JOIN_PRE_COUNT] = out.length - out[JOIN_PRE];
+  out[DESC] = out.length;
+  out[DESC_COUNT] = p.descCodes.length;
+  for (const d of p.descCodes) out.push(hash(d), stemHash(codeStem(d)));
+  // The member set: hashes of the tokens and adjacent joins, open addressing, 0 = empty slot.
+  let size = 16;
+  while (size < (n + p.joins.length) * 2) size *= 2;
+  out[TABLE] = out.length;
+  out[TABLE_SIZE] = size;
+  const table = new Int32Array(size);
+  for (let i = 0; i < n + p.joins.length; i += 1) {
+    const h = i < n ? out[tokenAt + i * TOKEN_WIDTH] : hash(p.joins[i - n]);
+    let at = h & (size - 1);
+    while (table[at] !== 0 && table[at] !== h) at = (at + 1) & (size - 1);
+    table[at] = h;
+  }
+  for (const x of table) out.push(x);
+  const editions = editionBits.mask(p.editions);
+  const platforms = platformBits.mask(p.platforms);
+  const offers = offerBits.mask(p.offerKinds);
+  out[FLAGS] = (p.codes.some(isStrongCode) ? F_STRONG_CODES : 0) | (editions < 0 || platforms < 0 || offers < 0 ? F_UNLISTED : 0);
+  out[BRAND] = p.brand === null ? 0 : hash(p.brand);
+  const lead = p.tokens[0];
+  out[LEAD_WORD] = lead !== undefined && lead.length >= 2 && p.tokenStems[0] === '' && !/\d/.test(lead) ? hash(lead) : 0;
+  out[GTIN] = p.gtin === null ? 0 : hash(p.gtin);
+  out[EDITIONS] = editions;
+  out[PLATFORMS] = platforms;
+  out[OFFER_KINDS] = offers;
+  out[NUMBERS] = p.numbers.length;
+  const c = { h: Int32Array.from(out), priceCents: p.priceCents };
+  compiled.set(p, c);
+  return c;
+}
+
+/** Whether x is a member (token or join hash) of the compact form o. */
+function member(o: Int32Array, x: number): boolean {
+  const from = o[TABLE];
+  const m = o[TABLE_SIZE] - 1;
+  for (let at = x & m; ; at = (at + 1) & m) {
+    const y = o[from + at];
+    if (y === x) return true;
+    if (y === 0) return false;
+  }
+}
+
+function within(h: Int32Array, from: number, to: number, x: number): boolean {
+  for (let i = from; i < to; i += 1) if (h[i] === x) return true;
+  return false;
+}
+
+/** Whether x equals the hash of one of o's codes. */
+function isCode(o: Int32Array, x: number): boolean {
+  for (let j = 0, at = o[CODES]; j < o[CODE_COUNT]; j += 1, at += CODE_WIDTH) if (o[at] === x) return true;
+  return false;
+}
+
+/** Whether x is one of o's code stems (of 4+ characters). */
+function isCodeStem(o: Int32Array, x: number): boolean {
+  for (let j = 0, at = o[CODES]; j < o[CODE_COUNT]; j += 1, at += CODE_WIDTH) if (o[at + 2] === x) return true;
+  return false;
+}
+
+/** Whether x is a prefix (in the codePrefixMatch sense) of one of o's codes. */
+function isCodePrefix(o: Int32Array, x: number): boolean {
+  const codes = o[CODES];
+  const n = o[CODE_COUNT];
+  return n > 0 && within(o, o[codes + 3], o[codes + (n - 1) * CODE_WIDTH + 4], x);
+}
+
+/** similarity.ts matchedIn for token i of p, on hashes: true whenever matchedIn is. */
+function mayMatch(p: Int32Array, at: number, o: Int32Array): boolean {
+  const x = p[at];
+  if (member(o, x)) return true;
+  if ((p[at + 2] & T_CODE) === 0) return false;
+  if (isCode(o, x)) return true;
+  if (p[at + 3] !== 0 && isCodeStem(o, p[at + 3])) return true;
+  if ((p[at + 2] & T_STRONG) === 0) return false; // shorter than 5
+  for (let k = p[at + 4]; k < p[at + 5]; k += 1) if (isCode(o, p[k])) return true;
+  return isCodePrefix(o, x);
+}
+
+let sideTotal = 0;
+let sideShared = 0;
+
+/** similarity.ts `side` in tenths: the total exactly, the shared weight bounded from above. */
+function sideBound(a: MatchProfile, p: Int32Array, b: MatchProfile, o: Int32Array): void {
+  let total = 0;
+  let shared = 0;
+  const brand = o[BRAND];
+  const otherStrong = (o[FLAGS] & F_STRONG_CODES) !== 0;
+  for (let i = 0, at = HEADER; i < p[TOKENS]; i += 1, at += TOKEN_WIDTH) {
+    let w = p[at] === brand && brand !== 0 && a.tokens[i] === b.brand ? 5 : p[at + 1];
+    if (!otherStrong && w > 10 && (p[at + 2] & (T_CODE | T_STRONG)) === (T_CODE | T_STRONG)) w = 10;
+    total += w;
+    if (mayMatch(p, at, o)) shared += w;
+  }
+  sideTotal = total;
+  sideShared = shared;
+}
+
+/** Whether a strong code of p may be spelled across two words of o (codeInJoins); o's tokens count as joins too. */
+function mayJoin(p: Int32Array, o: Int32Array): boolean {
+  for (let j = 0, at = p[CODES]; j < p[CODE_COUNT]; j += 1, at += CODE_WIDTH) {
+    if (p[at + 1] < 5) continue;
+    if (member(o, p[at]) || within(o, o[JOIN_PRE], o[JOIN_PRE] + o[JOIN_PRE_COUNT], p[at])) return true;
+    if (p[at + 2] !== 0 && member(o, p[at + 2])) return true;
+    for (let k = p[at + 3]; k < p[at + 4]; k += 1) if (member(o, p[k])) return true;
+  }
+  return false;
+}
+
+/** descHits on hashes. */
+function mayDesc(p: Int32Array, o: Int32Array): boolean {
+  for (let d = 0, at = p[DESC]; d < p[DESC_COUNT]; d += 1, at += 2) {
+    for (let j = 0, c = o[CODES]; j < o[CODE_COUNT]; j += 1, c += CODE_WIDTH) {
+      if (p[at] === o[c]) return true;
+      if (p[at + 1] !== 0 && p[at + 1] === o[c + 2] && o[c + 1] >= 5) return true;
+    }
+  }
+  return false;
+}
+
+/** The largest sum the code features can add (codeSignal + descriptionCodeShared). */
+function codeBound(p: Int32Array, o: Int32Array): number {
+  let any = false;
+  for (let i = 0, x = p[CODES]; i < p[CODE_COUNT]; i += 1, x += CODE_WIDTH) {
+    for (let j = 0, y = o[CODES]; j < o[CODE_COUNT]; j += 1, y += CODE_WIDTH) {
+      const match = p[x] === o[y] || (p[x + 2] !== 0 && p[x + 2] === o[y + 2])
+        || within(p, p[x + 3], p[x + 4], o[y]) || within(o, o[y + 3], o[y + 4], p[x]);
+      if (!match) continue;
+      if (Math.max(p[x + 1], o[y + 1]) >= 5) return WEIGHTS.codeSharedStrong;
+      any = true;
+    }
+  }
+  if (mayJoin(p, o) || mayJoin(o, p)) return WEIGHTS.codeSharedStrong;
+  const both = p[CODE_COUNT] > 0 && o[CODE_COUNT] > 0;
+  let none = (p[FLAGS] & o[FLAGS] & F_STRONG_CODES) !== 0 ? WEIGHTS.codeStrongConflict : both ? WEIGHTS.codeWeakConflict : 0;
+  if (mayDesc(p, o) || mayDesc(o, p)) none += WEIGHTS.codeSharedDescription;
+  return any ? Math.max(WEIGHTS.codeSharedWeak, none) : none;
+}
+
+function hasToken(p: Int32Array, x: number): boolean {
+  for (let i = 0, at = HEADER; i < p[TOKENS]; i += 1, at += TOKEN_WIDTH) if (p[at] === x) return true;
+  return false;
+}
+
+/** brandSignal's weighted value at its largest. */
+function brandBound(p: Int32Array, o: Int32Array): number {
+  const bp = p[BRAND];
+  const bo = o[BRAND];
+  if (bp !== 0 && bo !== 0) return bp === bo || hasToken(p, bo) || hasToken(o, bp) ? WEIGHTS.brandEqual : WEIGHTS.brandDifferent;
+  if ((bp !== 0 && hasToken(o, bp)) || (bo !== 0 && hasToken(p, bo))) return WEIGHTS.brandEqual;
+  if (bp === 0 && bo === 0 && p[LEAD_WORD] !== 0 && o[TOKENS] > 0 && p[LEAD_WORD] === o[HEADER]) return WEIGHTS.brandEqual;
+  return 0;
+}
+
+/** setAgreement on bit masks: 'disjoint' -> d, 'partial' -> p, else 0. */
+function maskTerm(x: number, y: number, disjoint: number, partial: number): number {
+  if (x === 0 && y === 0) return 0;
+  if (x === 0 || y === 0) return partial;
+  if ((x & y) === 0) return disjoint;
+  return x === y ? 0 : partial;
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (let v = x; v !== 0; v &= v - 1) n += 1;
+  return n;
+}
+
+/** False only when compareProfiles(a, b) is surely not `exact`. */
+export function mayBeExact(a: MatchProfile, b: MatchProfile): boolean {
+  if (a !== lastProfile) {
+    lastProfile = a;
+    lastCompiled = compile(a);
+  }
+  const ca = lastCompiled!;
+  const cb = compile(b);
+  const p = ca.h;
+  const o = cb.h;
+  const w = WEIGHTS;
+  let z = w.bias + 2 * w.leadShared;
+  sideBound(a, p, b, o);
+  const ta = sideTotal;
+  const sa = sideShared;
+  sideBound(b, o, a, p);
+  const tb = sideTotal;
+  const sb = sideShared;
+  if (ta !== 0 && tb !== 0) {
+    // Containment and dice grow, unmatchedMin shrinks, with the shared weights.
+    z += w.containment * Math.min(1, Math.max(sa / ta, sb / tb)) + w.dice * Math.min(1, (sa + sb) / (ta + tb))
+      + w.unmatchedMin * Math.min(4, Math.min(ta - sa, tb - sb) / 10);
+  }
+  if (p[GTIN] !== 0 && o[GTIN] !== 0) z += p[GTIN] === o[GTIN] ? w.gtinEqual : w.gtinDifferent;
+  z += codeBound(p, o) + brandBound(p, o);
+  if (p[NUMBERS] > 0 || o[NUMBERS] > 0) {
+    const numbers = p[NUMBERS] > 0 && o[NUMBERS] > 0 ? numberAgreement(a.numbers, b.numbers) : 'partial';
+    const both = p[NUMBERS] > 0 && o[NUMBERS] > 0;
+    z += numbers === 'disjoint' ? w.numbersDisjoint : numbers === 'partial' ? (both ? w.numbersPartial : w.numbersOneSided) : 0;
+  }
+  // Editions, offer kinds and platforms only lower the score: without masks they are bounded by 0.
+  if (((p[FLAGS] | o[FLAGS]) & F_UNLISTED) === 0) {
+    z += maskTerm(p[EDITIONS], o[EDITIONS], w.editionsDisjoint, w.editionsOneSided);
+    z += w.offerKindsDiffer * Math.min(2, popcount(p[OFFER_KINDS] ^ o[OFFER_KINDS]));
+    z += maskTerm(p[PLATFORMS], o[PLATFORMS], w.platformsDisjoint, 0);
+  }
+  const pa = ca.priceCents;
+  const pb = cb.priceCents;
+  if (pa !== null && pb !== null) {
+    z += 2 * Math.max(pa, pb) <= 5 * Math.min(pa, pb) ? w.priceOk : w.priceSuspicious;
+    z += w.priceLogRatio * Math.min(3, Math.abs(Math.log(pa / pb)));
+  }
+  return z >= -1e-6;
+}
