@@ -111,6 +111,24 @@ function descriptionCodes(description: string | null | undefined, codes: readonl
   return out;
 }
 
+/** The precomputed fields of a profile, which follow from its tokens, brand and codes alone. */
+export function derivedFields(tokens: readonly string[], brand: string | null, codes: readonly string[])
+  : Pick<MatchProfile, 'weights' | 'tokenStems' | 'joins' | 'codeStems' | 'leads'> {
+  const weights: number[] = [];
+  const tokenStems: string[] = [];
+  const joins: string[] = [];
+  const leads: string[] = [];
+  for (let i = 0; i < tokens.length; i += 1) {
+    const t = tokens[i];
+    const code = isModelCode(t);
+    weights.push(t === brand ? 0.5 : tokenWeight(t, code));
+    tokenStems.push(code ? codeStem(t) : '');
+    if (i + 1 < tokens.length) joins.push(t + tokens[i + 1]);
+    if (leads.length < MAX_LEADS && t !== brand && t.length > 2 && !WEAK_WORDS.has(t) && !HAS_DIGIT.test(t)) leads.push(t);
+  }
+  return { weights, tokenStems, joins, codeStems: codes.map(codeStem), leads };
+}
+
 export function buildProfile(input: MatchInput): MatchProfile {
   const { tokens: raw, joined, folded: foldedTitle } = tokenise(input.title);
   const platformNumbers = platformNumberPositions(raw);
@@ -168,18 +186,7 @@ export function buildProfile(input: MatchInput): MatchProfile {
   }
 
   const codes = extractCodes(raw, joined, input.mpn, input.specs).filter((c) => !STOP_WORDS.has(c));
-  const weights: number[] = [];
-  const tokenStems: string[] = [];
-  const joins: string[] = [];
-  const leads: string[] = [];
-  for (let i = 0; i < tokens.length; i += 1) {
-    const t = tokens[i];
-    const code = isModelCode(t);
-    weights.push(t === brand ? 0.5 : tokenWeight(t, code));
-    tokenStems.push(code ? codeStem(t) : '');
-    if (i + 1 < tokens.length) joins.push(t + tokens[i + 1]);
-    if (leads.length < MAX_LEADS && t !== brand && t.length > 2 && !WEAK_WORDS.has(t) && !HAS_DIGIT.test(t)) leads.push(t);
-  }
+  const { weights, tokenStems, joins, codeStems, leads } = derivedFields(tokens, brand, codes);
   return {
     v: PROFILE_VERSION,
     gtin: input.gtin ? normalizeGtin(input.gtin) : null,
@@ -203,7 +210,7 @@ export function buildProfile(input: MatchInput): MatchProfile {
     weights,
     tokenStems,
     joins,
-    codeStems: codes.map(codeStem),
+    codeStems,
     descCodes: descriptionCodes(input.description, codes),
     leads,
   };

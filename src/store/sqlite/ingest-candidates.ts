@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { MAX_CANDIDATES, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
+import { decodeProfile, encodeProfile, MAX_CANDIDATES, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
 import { toListing, type ListingRow } from './rows.js';
 
 /** Ids kept per blocking key: the first MAX_CANDIDATES other than the listing asking, whoever asks. */
@@ -104,11 +104,11 @@ export class MatchCandidates {
     if (hit) return hit;
     const row = this.s.row.get(id) as [number, string | null] | undefined;
     if (!row?.[1]) return null;
-    let profile = JSON.parse(row[1]) as MatchProfile;
+    let profile = decodeProfile(row[1]);
     if (profile.v !== PROFILE_VERSION) {
       // Stored by an older matcher: rebuild from the listing and store it again.
       profile = profileOfListing(toListing(this.s.listing.get(id) as ListingRow));
-      this.s.setProfile.run(JSON.stringify(profile), id);
+      this.s.setProfile.run(encodeProfile(profile), id);
     }
     return this.remember(id, row[0], profile);
   }

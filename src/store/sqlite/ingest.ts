@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { blockingKeys, chooseGroup, type MatchProfile } from '../../domain/matching/index.js';
+import { blockingKeys, chooseGroup, encodeProfile, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import { derivedColumns, listingUuid } from '../derived.js';
@@ -91,10 +91,10 @@ export class SqliteIngestWriter {
         if (!prev) id = ++lastId;
         const group = plan.regroup ? this.chooseGroup(id, plan.state, r.matchProfile) : null;
         if (!prev) {
-          this.s.insert.run(id, uuid, group ? group.groupId : 0, group ? JSON.stringify(group.profile) : null, r.observedAt, ...values);
+          this.s.insert.run(id, uuid, group ? group.groupId : 0, group ? encodeProfile(group.profile) : null, r.observedAt, ...values);
           inserted++;
         } else if (group) {
-          this.s.updateGrouped.run(...values, group.groupId, JSON.stringify(group.profile), id);
+          this.s.updateGrouped.run(...values, group.groupId, encodeProfile(group.profile), id);
         } else {
           this.s.update.run(...values, id);
         }
