@@ -58,7 +58,11 @@ describe('GET /v1/products (listing)', () => {
     const a = await get('/v1/products?limit=3&x=1');
     expect(a.headers['cache-control']).toBe('private, max-age=600');
     expect(a.headers['x-cache']).toBe('MISS');
-    expect((await get('/v1/products?limit=3&x=1')).headers['x-cache']).toBe('HIT');
+    const hit = await get('/v1/products?limit=3&x=1');
+    expect(hit.headers['x-cache']).toBe('HIT');
+    expect(hit.body).toBe(a.body);
+    expect(hit.headers['content-type']).toBe(a.headers['content-type']);
+    expect(hit.headers['content-length']).toBe(a.headers['content-length']);
     expect((await get('/v1/products?limit=3&x=2')).headers['x-cache']).toBe('MISS');
   });
 });
