@@ -20,8 +20,8 @@ const SELECT = `SELECT ${LISTING_COLUMNS}`;
 export class PgCatalog implements CatalogStore {
   private readonly writer: PgIngestWriter;
 
-  constructor(private readonly pool: pg.Pool) {
-    this.writer = new PgIngestWriter(pool);
+  constructor(private readonly pool: pg.Pool, writerPool: pg.Pool = pool) {
+    this.writer = new PgIngestWriter(writerPool);
   }
 
   async ingestBatch(records: NormalizedRecord[]): Promise<IngestBatchResult> {

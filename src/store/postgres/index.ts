@@ -16,8 +16,11 @@ export interface PostgresOptions {
   statementTimeoutMs?: number;
   /** Milliseconds a request waits for a pooled connection (or a new one) before it fails (503). */
   connectTimeoutMs?: number;
+  /** Connections of the ingest writer, apart from the pool above (default 2): writers take turns on one row anyway. */
+  writerMax?: number;
 }
 
+const WRITER_CONNECT_TIMEOUT_MS = 60_000;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** `postgres://...?schema=name`: the schema parameter is ours, pg never sees it. */
@@ -67,8 +70,9 @@ export class PostgresStore implements Store {
   readonly accounts: PgAccounts;
   readonly oauth: PgOAuth;
 
-  constructor(readonly pool: pg.Pool, readonly schema: string) {
-    this.catalog = new PgCatalog(pool);
+  /** `writerPool`: the ingest writer's connections (pipelined), so an import never holds the request path's. */
+  constructor(readonly pool: pg.Pool, readonly schema: string, readonly writerPool: pg.Pool = pool) {
+    this.catalog = new PgCatalog(pool, writerPool);
     this.events = new PgEvents(pool);
     this.fx = new PgFx(pool);
     this.keys = new PgKeys(pool);
@@ -99,6 +103,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.writerPool !== this.pool) await this.writerPool.end().catch(() => undefined);
     await this.pool.end().catch(() => undefined);
   }
 }
@@ -134,7 +139,7 @@ export async function createPostgresStore(url: string, opts: PostgresOptions = {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`schema must match ${SCHEMA_NAME}, got ${schema}`);
   const extSchema = await prepare(parsed.connectionString, schema);
   const searchPath = [...new Set([schema, extSchema, 'public'])].map((s) => `"${s.replace(/"/g, '')}"`).join(',');
-  const pool = new pg.Pool({
+  const config: pg.PoolConfig = {
     connectionString: parsed.connectionString,
     max: opts.max ?? 10,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 3000,
@@ -144,8 +149,18 @@ export async function createPostgresStore(url: string, opts: PostgresOptions = {
     options: `-c search_path=${searchPath}`,
     types: pgTypes,
     application_name: 'catalog',
+  };
+  const pool = new pg.Pool(config);
+  // The writer sends a batch's statements without waiting for each answer (protocol pipelining).
+  // An import may wait longer for its connection than a request: a process busy for seconds (a
+  // synchronous import into another store beside it, an index build) must not time out a connect
+  // that only waited for the event loop. A refused connection still fails at once.
+  const writerPool = new pg.Pool({
+    ...config, max: opts.writerMax ?? 2, pipeline: true, application_name: 'catalog-ingest',
+    connectionTimeoutMillis: Math.max(config.connectionTimeoutMillis!, WRITER_CONNECT_TIMEOUT_MS),
   });
   // A connection dropped while idle (database restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  return new PostgresStore(pool, schema);
+  writerPool.on('error', () => undefined);
+  return new PostgresStore(pool, schema, writerPool);
 }

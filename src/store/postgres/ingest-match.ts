@@ -125,10 +125,10 @@ export class GroupAssigner {
     return changes;
   }
 
-  /** Each op's group, in record order: an op's group and profile are what later ops see. No I/O. */
-  choose(ops: RegroupOp[]): void {
+  /** The groups of ops[from..to), after those before: an op's group and profile are what later ops see. No I/O. */
+  choose(ops: RegroupOp[], from = 0, to = ops.length): void {
     const { cache } = this;
-    for (const op of ops) {
+    for (const op of ops.slice(from, to)) {
       const candidates = op.candidates!.flatMap((id) => {
         const profile = cache.profileOf(id);
         return profile ? [{ id, groupId: cache.groupOf(id), profile }] : [];

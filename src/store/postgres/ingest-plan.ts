@@ -36,8 +36,9 @@ export interface BatchListing {
   isNew: boolean;
   /** Its whole state is written; otherwise only last_checked_at moved. */
   written: boolean;
-  /** Its last regroup in this batch, whose group and profile are written. */
+  /** Its last regroup in this batch, whose group and profile are written, and that op's index in `regroups`. */
   regroup: RegroupOp | null;
+  lastOp: number;
 }
 
 export interface BatchPlan {
@@ -88,7 +89,7 @@ export function planBatch(records: NormalizedRecord[], start: BatchStart): Batch
     if (p.state) {
       let e = entry;
       if (!e) {
-        e = { id, uuid, createdAt: prev?.createdAt ?? r.observedAt, groupId: prev?.groupId ?? id, state: p.state, read: null, isNew: !prev, written: false, regroup: null };
+        e = { id, uuid, createdAt: prev?.createdAt ?? r.observedAt, groupId: prev?.groupId ?? id, state: p.state, read: null, isNew: !prev, written: false, regroup: null, lastOp: -1 };
         byKey.set(key, e);
         plan.listings.push(e);
       }
@@ -101,7 +102,7 @@ export function planBatch(records: NormalizedRecord[], start: BatchStart): Batch
       if (p.regroup) {
         const profile = profileOfListing(p.state);
         e.regroup = { id, isNew: e.isNew, profile, keys: blockingKeys(profile) };
-        plan.regroups.push(e.regroup);
+        e.lastOp = plan.regroups.push(e.regroup) - 1;
       }
     }
     if (p.observe) {

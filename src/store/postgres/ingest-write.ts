@@ -1,4 +1,4 @@
-import type { BatchPlan } from './ingest-plan.js';
+import type { BatchListing, BatchPlan } from './ingest-plan.js';
 import type { KeyChanges } from './ingest-match.js';
 import { WRITE_COLUMNS, stateValues, writeExpr } from './columns.js';
 import { arrayLiteral, statement, type Db } from './sql.js';
@@ -58,11 +58,11 @@ export function writeSide(db: Db, plan: BatchPlan, keys: KeyChanges): Promise<un
 }
 
 /** New and changed listings, with the groups `GroupAssigner.choose` gave them. */
-export async function writeListings(db: Db, plan: BatchPlan): Promise<void> {
+export async function writeListings(db: Db, listings: BatchListing[]): Promise<void> {
   const width = WRITE_COLUMNS.length;
   const inserts: unknown[][] = Array.from({ length: HEAD.length + width }, () => []);
   const updates: unknown[][] = Array.from({ length: UPDATE_HEAD.length + width }, () => []);
-  for (const e of plan.listings) {
+  for (const e of listings) {
     if (!e.written) continue;
     const groupId = e.regroup?.groupId ?? e.groupId;
     const profile = e.regroup ? JSON.stringify(e.regroup.profile) : null;

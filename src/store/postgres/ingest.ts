@@ -5,12 +5,14 @@ import { toListing, type ListingRow } from '../sqlite/rows.js';
 import type { IngestBatchResult } from '../types.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { GroupAssigner } from './ingest-match.js';
-import { HISTORY_WINDOW_MS, keyOf, planBatch, type BatchStart } from './ingest-plan.js';
+import { HISTORY_WINDOW_MS, keyOf, planBatch, type BatchListing, type BatchStart } from './ingest-plan.js';
 import { writeListings, writeSide } from './ingest-write.js';
 import { MatchCache } from './match-cache.js';
 import { RETRYABLE, rows, type Db } from './sql.js';
 
 const ATTEMPTS = 3;
+/** Groups chosen between two listing writes. */
+const CHOOSE_SLICE = 500;
 /** Channel a committed batch with events notifies: instances LISTENing wake their event tail at once. */
 export const EVENTS_CHANNEL = 'catalog_events';
 
@@ -45,12 +47,11 @@ export class PgIngestWriter {
       const client = await this.pool.connect();
       let broken: Error | undefined;
       try {
-        await client.query('BEGIN');
-        const turn = (await rows<{ value: number }>(client, TURN, [], true))[0]?.value ?? -1;
+        const [, taken] = await Promise.all([client.query('BEGIN'), rows<{ value: number }>(client, TURN, [], true)]);
+        const turn = taken[0]?.value ?? -1;
         if (turn !== this.lastTurn + 1 || turn < 0) this.cache.clear();
         const result = await this.apply(client, records);
-        if (result.events) await client.query(`SELECT pg_notify('${EVENTS_CHANNEL}', '')`);
-        await client.query('COMMIT');
+        await Promise.all([result.events ? client.query(`SELECT pg_notify('${EVENTS_CHANNEL}', '')`) : null, client.query('COMMIT')]);
         this.lastTurn = turn;
         this.cache.trim();
         return result;
@@ -71,11 +72,28 @@ export class PgIngestWriter {
   private async apply(db: Db, records: NormalizedRecord[]): Promise<IngestBatchResult> {
     const plan = planBatch(records, await this.start(db, records));
     const keys = await this.groups.select(db, plan.regroups);
-    const side = writeSide(db, plan, keys);
-    side.catch(() => undefined); // awaited below; a failure must not also surface as unhandled
-    this.groups.choose(plan.regroups);
-    await side;
-    await writeListings(db, plan);
+    // Statements go out while groups are still being chosen (the writer's connections pipeline), so
+    // the database works meanwhile: first everything that does not depend on groups, then listings
+    // slice by slice as their groups are decided.
+    const sent: Array<Promise<unknown>> = [];
+    const send = (p: Promise<unknown>) => {
+      p.catch(() => undefined); // awaited below; a failure must not also surface as unhandled
+      sent.push(p);
+    };
+    send(writeSide(db, plan, keys));
+    const ready = plan.listings.filter((e) => e.written).sort((a, b) => a.lastOp - b.lastOp);
+    let next = 0;
+    const sendDecided = (beforeOp: number) => {
+      const slice: BatchListing[] = [];
+      while (next < ready.length && ready[next].lastOp < beforeOp) slice.push(ready[next++]);
+      if (slice.length) send(writeListings(db, slice));
+    };
+    sendDecided(0);
+    for (let from = 0; from < plan.regroups.length; from += CHOOSE_SLICE) {
+      this.groups.choose(plan.regroups, from, from + CHOOSE_SLICE);
+      sendDecided(from + CHOOSE_SLICE);
+    }
+    await Promise.all(sent);
     if (plan.inserted) await db.query("UPDATE counters SET value = value + $1 WHERE name = 'listings'", [plan.inserted]);
     return plan.result;
   }
