@@ -83,6 +83,14 @@ describe('GET /v1/products/{id} and /{sku}', () => {
     expect((await get('/v1/products/SG-A55?include_merchant_links=false')).json().merchant_links).toEqual([]);
   });
 
+  it('a SKU detail product is the record of its id, group size included', async () => {
+    const sku = (await get('/v1/products/SG-A55?v=1')).json();
+    const byId = (await get(`/v1/products/${sku.product.id}?v=1`)).json();
+    const { has_variants: _, ...product } = sku.product;
+    expect(product).toEqual(byId);
+    expect(product.competitor_count).toBe(sku.meta.total_merchants - 1);
+  });
+
   it('a SKU made of digits is found when no product has that id', async () => {
     expect((await get('/v1/products/12345')).json().product.sku).toBe('12345');
   });

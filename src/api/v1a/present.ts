@@ -14,12 +14,17 @@ export interface PresentContext {
   now: Date;
   fx: FxService;
   currency?: Currency;
-  groups?: Map<number, GroupStats>;
+  groups?: Map<number, Pick<GroupStats, 'size'>>;
 }
 
 /** The presenter context for a set of listings: clock, rates, requested currency and their groups' sizes (one query). */
 export async function contextFor(c: Container, listings: Listing[], currency?: Currency): Promise<PresentContext> {
-  return { now: c.clock.now(), fx: c.fx, currency, groups: await c.catalog.groupStats(listings) };
+  return contextWithGroups(c, await c.catalog.groupStats(listings), currency);
+}
+
+/** The same, with the group sizes already known. */
+export function contextWithGroups(c: Container, groups: Map<number, Pick<GroupStats, 'size'>>, currency?: Currency): PresentContext {
+  return { now: c.clock.now(), fx: c.fx, currency, groups };
 }
 
 const CONVERSIONS_MAX = 50_000;

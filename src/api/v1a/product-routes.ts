@@ -10,7 +10,7 @@ import type { Listing } from '../../domain/listing.js';
 import { byPrice } from '../../catalog/compare-service.js';
 import { Currency, Limit, Offset, Price } from './schemas.js';
 import { clean, countriesOf, decodeCursor, encodeCursor, priceBounds } from './params.js';
-import { contextFor, convertedPrice, presentMerchantLink, presentProduct, presentVariant } from './present.js';
+import { contextFor, contextWithGroups, convertedPrice, presentMerchantLink, presentProduct, presentVariant } from './present.js';
 
 const ListQuery = Type.Object({
   category_id: Type.Optional(Type.String({ maxLength: 200 })),
@@ -98,10 +98,15 @@ export function productRoutes(c: Container): FastifyPluginAsync {
   };
 }
 
+/** Both stores return at most this many group members; fewer is the whole group. */
+const GROUP_MEMBERS_READ = 200;
+
 async function skuDetail(c: Container, product: Listing, q: { currency?: CurrencyCode; include_variants: boolean; include_merchant_links: boolean }) {
-  const ctx = await contextFor(c, [product], q.currency);
-  const now = ctx.now;
   const links = (await c.catalog.groupMembers(product)).sort(byPrice);
+  // The whole group is at hand, so its size needs no second read of the same rows.
+  const whole = links.length < GROUP_MEMBERS_READ && links.some((l) => l.id === product.id);
+  const ctx = whole ? contextWithGroups(c, new Map([[product.groupId, { size: links.length }]]), q.currency) : await contextFor(c, [product], q.currency);
+  const now = ctx.now;
   const merchants = links.length ? links : [product];
   const cheapest = merchants[0];
   const shown = q.currency ?? 'SGD';
