@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --listings N [--store sqlite|postgres] [--duration S]`
+ * `npm run bench -- --listings N [--store sqlite|postgres] [--duration S] [--pool N] [--keep]`
  * Generates N listings, imports them through the real CLI, starts the service, and loads it with
  * autocannon at 32 connections: id detail, SKU detail, listing (20), search (a fixed mix of one- to
  * three-word queries including words in >10% of titles), plus a bare Fastify handler returning
@@ -21,6 +21,8 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     keep: { type: 'boolean', default: false },
+    /** PostgreSQL: the server's pool size (PG_POOL_MAX); unset keeps the service's default. */
+    pool: { type: 'string' },
   },
 });
 const N = Number(args.listings);
@@ -56,11 +58,17 @@ function queryMix(titles: string[]): string[] {
   return [...common, ...mid, ...multi];
 }
 
+const PG_SCHEMA = `bench_${process.pid}`;
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+function psql(sql: string): void {
+  spawnSync('psql', [PG_URL, '-q', '-c', sql], { stdio: 'ignore' });
+}
+
 function databaseUrl(): string {
   if (args.store === 'postgres') {
-    const schema = `bench_${process.pid}`;
-    spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-c', `DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`], { stdio: 'ignore' });
-    return `${process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'}?schema=${schema}`;
+    psql(`DROP SCHEMA IF EXISTS ${PG_SCHEMA} CASCADE; CREATE SCHEMA ${PG_SCHEMA}`);
+    return `${PG_URL}?schema=${PG_SCHEMA}`;
   }
   const db = join(out, `bench-${N}.db`);
   rmSync(db, { force: true }); rmSync(`${db}-wal`, { force: true }); rmSync(`${db}-shm`, { force: true });
@@ -90,7 +98,10 @@ function rssPeakMb(pid: number): number {
 async function main() {
   console.log(`generating ${N} listings...`);
   const { skus, titles } = await generate();
-  const env = { ...process.env, DATABASE_URL: databaseUrl(), CATALOG_DEMO: 'off', LOG_LEVEL: 'warn', PORT: '18765', HOST: '127.0.0.1' };
+  const env = {
+    ...process.env, DATABASE_URL: databaseUrl(), CATALOG_DEMO: 'off', LOG_LEVEL: 'warn', PORT: '18765', HOST: '127.0.0.1',
+    ...(args.pool ? { PG_POOL_MAX: args.pool } : {}),
+  };
   cli(env, ['migrate']);
   const t0 = Date.now();
   const imported = cli(env, ['import', file, '--batch', '2000']);
@@ -130,13 +141,20 @@ async function main() {
   results.push(await load('listing (20)', base, listing, headers));
   results.push(await load('search (limit 20, mix)', base, search, headers));
   const rss = rssPeakMb(server.pid!);
+  const exited = new Promise((r) => server.once('exit', r));
   server.kill('SIGTERM');
+  await exited;
   const ceiling = results[0].rps;
   console.log(`\nstore ${args.store}, ${N} listings, ${CONNECTIONS} connections, ${DURATION}s each`);
   console.log('| endpoint | req/s | p50 ms | p99 ms | of ceiling | errors |\n|---|---|---|---|---|---|');
   for (const r of results) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${((r.rps / ceiling) * 100).toFixed(1)}% | ${r.errors} |`);
   console.log(`\nimport: ${N} lines in ${importSecs.toFixed(1)} s = ${Math.round(N / importSecs)} lines/s; server peak RSS ${rss} MB`);
-  if (!args.keep && args.store === 'sqlite') rmSync(file, { force: true });
+  if (!args.keep) rmSync(file, { force: true });
+  // The PostgreSQL catalog goes with it unless asked to keep it (--keep: inspect it with `?schema=bench_<pid>`).
+  if (args.store === 'postgres') {
+    if (args.keep) console.log(`kept: ${PG_URL}?schema=${PG_SCHEMA}`);
+    else psql(`DROP SCHEMA IF EXISTS ${PG_SCHEMA} CASCADE`);
+  }
 }
 
 await main();

@@ -6,6 +6,9 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly databaseUrl: string;
+  /** PostgreSQL only: connections per process for requests (the ingest writer has 2 of its own), and the server-side statement timeout. */
+  readonly pgPoolMax: number;
+  readonly pgStatementTimeoutMs: number;
   readonly redisUrl: string | null;
   /** Namespace of every Redis key and channel: deployments (or test runs) sharing one Redis stay apart. */
   readonly redisPrefix: string;
@@ -55,6 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL ?? 'sqlite:./data/catalog.db',
+    pgPoolMax: positiveInt(env, 'PG_POOL_MAX', 10),
+    pgStatementTimeoutMs: positiveInt(env, 'PG_STATEMENT_TIMEOUT_MS', 10_000),
     redisUrl: env.REDIS_URL || null,
     redisPrefix: env.REDIS_PREFIX || 'catalog',
     demo: (env.CATALOG_DEMO ?? 'on').toLowerCase() !== 'off',

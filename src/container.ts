@@ -57,7 +57,7 @@ export async function openStore(config: Config): Promise<Store> {
   if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     // Loaded only in scale mode: the embedded default never pays for pg.
     const { createPostgresStore } = await import('./store/postgres/index.js');
-    return createPostgresStore(config.databaseUrl);
+    return createPostgresStore(config.databaseUrl, { max: config.pgPoolMax, statementTimeoutMs: config.pgStatementTimeoutMs });
   }
   throw new Error(`DATABASE_URL must be sqlite:<path> or postgres://..., got ${config.databaseUrl.split(':')[0]}:...`);
 }
