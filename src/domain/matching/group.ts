@@ -1,6 +1,6 @@
 // chooseGroup: the decision ingest makes per listing, given candidates found through blocking keys.
 
-import { mayBeExact } from './prefilter.js';
+import { compactProfile, mayBeExact, type CompactProfile } from './prefilter.js';
 import { compareProfiles, GROUP_THRESHOLD } from './score.js';
 import type { MatchProfile, MatchResult } from './types.js';
 
@@ -8,6 +8,8 @@ export interface GroupCandidate {
   id: number;
   groupId: number;
   profile: MatchProfile;
+  /** chooseGroup's cache of the profile's compact form: a caller that keeps candidates keeps it too. */
+  compact?: CompactProfile;
 }
 
 /**
@@ -28,7 +30,7 @@ export function chooseGroup(
     byGroup.set(c.groupId, g);
     g.n += 1;
     // Most candidates are other products: a cheap bound shows they cannot be exact (they count 0).
-    if (!mayBeExact(p, c.profile)) continue;
+    if (!mayBeExact(p, c.profile, (c.compact ??= compactProfile(c.profile)))) continue;
     const result = compareProfiles(p, c.profile);
     if (result.matchClass !== 'exact') continue;
     g.sum += result.score;

@@ -32,7 +32,8 @@ const EDITIONS = 13;
 const PLATFORMS = 14;
 const OFFER_KINDS = 15;
 const NUMBERS = 16;
-const HEADER = 17;
+const BLOOM = 17; // 256 bits over the members: most misses never touch the member set
+const HEADER = 25;
 // Per token: hash, weight in tenths, flags, stem hash, start and end of its prefix hashes.
 const TOKEN_WIDTH = 6;
 // Per code: hash, length, stem hash, start and end of its prefix hashes.
@@ -47,6 +48,9 @@ interface Compiled {
   h: Int32Array;
   priceCents: number | null;
 }
+
+/** The compact form of a profile, opaque to callers; a caller may keep it beside the profile. */
+export type CompactProfile = Compiled;
 
 const compiled = new WeakMap<MatchProfile, Compiled>();
 // chooseGroup compares one profile with many: its compact form is kept at hand.
@@ -90,6 +94,11 @@ class WordBits {
 const editionBits = new WordBits();
 const platformBits = new WordBits();
 const offerBits = new WordBits();
+
+/** The compact form of p (built once per profile object). */
+export function compactProfile(p: MatchProfile): CompactProfile {
+  return compile(p);
+}
 
 function compile(p: MatchProfile): Compiled {
   const found = compiled.get(p);
@@ -139,7 +148,10 @@ function compile(p: MatchProfile): Compiled {
     while (table[at] !== 0 && table[at] !== h) at = (at + 1) & (size - 1);
     table[at] = h;
   }
-  for (const x of table) out.push(x);
+  for (const x of table) {
+    out.push(x);
+    if (x !== 0) out[BLOOM + ((x >>> 5) & 7)] |= 1 << (x & 31);
+  }
   const editions = editionBits.mask(p.editions);
   const platforms = platformBits.mask(p.platforms);
   const offers = offerBits.mask(p.offerKinds);
@@ -159,6 +171,7 @@ function compile(p: MatchProfile): Compiled {
 
 /** Whether x is a member (token or join hash) of the compact form o. */
 function member(o: Int32Array, x: number): boolean {
+  if (((o[BLOOM + ((x >>> 5) & 7)] >>> (x & 31)) & 1) === 0) return false;
   const from = o[TABLE];
   const m = o[TABLE_SIZE] - 1;
   for (let at = x & m; ; at = (at + 1) & m) {
@@ -293,31 +306,21 @@ function popcount(x: number): number {
   return n;
 }
 
-/** False only when compareProfiles(a, b) is surely not `exact`. */
-export function mayBeExact(a: MatchProfile, b: MatchProfile): boolean {
+/** False only when compareProfiles(a, b) is surely not `exact`; `cb` is b's compact form when the caller keeps it. */
+export function mayBeExact(a: MatchProfile, b: MatchProfile, cb: CompactProfile = compile(b)): boolean {
   if (a !== lastProfile) {
     lastProfile = a;
     lastCompiled = compile(a);
   }
   const ca = lastCompiled!;
-  const cb = compile(b);
   const p = ca.h;
   const o = cb.h;
   const w = WEIGHTS;
+  // Everything but the title first: when even a perfect title overlap (containment and dice 1,
+  // nothing unmatched) cannot lift it to 0, the title is never looked at.
   let z = w.bias + 2 * w.leadShared;
-  sideBound(a, p, b, o);
-  const ta = sideTotal;
-  const sa = sideShared;
-  sideBound(b, o, a, p);
-  const tb = sideTotal;
-  const sb = sideShared;
-  if (ta !== 0 && tb !== 0) {
-    // Containment and dice grow, unmatchedMin shrinks, with the shared weights.
-    z += w.containment * Math.min(1, Math.max(sa / ta, sb / tb)) + w.dice * Math.min(1, (sa + sb) / (ta + tb))
-      + w.unmatchedMin * Math.min(4, Math.min(ta - sa, tb - sb) / 10);
-  }
   if (p[GTIN] !== 0 && o[GTIN] !== 0) z += p[GTIN] === o[GTIN] ? w.gtinEqual : w.gtinDifferent;
-  z += codeBound(p, o) + brandBound(p, o);
+  z += brandBound(p, o);
   if (p[NUMBERS] > 0 || o[NUMBERS] > 0) {
     const numbers = p[NUMBERS] > 0 && o[NUMBERS] > 0 ? numberAgreement(a.numbers, b.numbers) : 'partial';
     const both = p[NUMBERS] > 0 && o[NUMBERS] > 0;
@@ -334,6 +337,19 @@ export function mayBeExact(a: MatchProfile, b: MatchProfile): boolean {
   if (pa !== null && pb !== null) {
     z += 2 * Math.max(pa, pb) <= 5 * Math.min(pa, pb) ? w.priceOk : w.priceSuspicious;
     z += w.priceLogRatio * Math.min(3, Math.abs(Math.log(pa / pb)));
+  }
+  z += codeBound(p, o);
+  if (z + w.containment + w.dice < -1e-6) return false;
+  sideBound(a, p, b, o);
+  const ta = sideTotal;
+  const sa = sideShared;
+  sideBound(b, o, a, p);
+  const tb = sideTotal;
+  const sb = sideShared;
+  if (ta !== 0 && tb !== 0) {
+    // Containment and dice grow, unmatchedMin shrinks, with the shared weights.
+    z += w.containment * Math.min(1, Math.max(sa / ta, sb / tb)) + w.dice * Math.min(1, (sa + sb) / (ta + tb))
+      + w.unmatchedMin * Math.min(4, Math.min(ta - sa, tb - sb) / 10);
   }
   return z >= -1e-6;
 }

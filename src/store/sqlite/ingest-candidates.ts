@@ -82,7 +82,7 @@ export class MatchCandidates {
   }
 
   remember(id: number, groupId: number, profile: MatchProfile): GroupCandidate {
-    const entry = { id, groupId, profile };
+    const entry: GroupCandidate = { id, groupId, profile, compact: undefined };
     this.profiles.delete(id);
     if (this.profiles.size >= PROFILE_CACHE) this.profiles.delete(this.profiles.keys().next().value as number);
     this.profiles.set(id, entry);
