@@ -27,7 +27,7 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
     const size = file === '-' ? null : statSync(file).size;
     const bar = process.stderr.isTTY ? progressReporter('import', size) : null;
     const started = Date.now();
-    const s = await c.ingest.ingestStream(input, { batchSize: opts.batch, onProgress: (sum, bytes) => bar?.update(sum, bytes) });
+    const s = await c.ingest.ingestStream(input, { batchSize: opts.batch, parallel: true, onProgress: (sum, bytes) => bar?.update(sum, bytes) });
     bar?.stop();
     for (const r of s.rejections) console.error(`line ${r.line}: ${r.field}: ${r.reason}`);
     if (s.rejected > s.rejections.length) console.error(`... and ${s.rejected - s.rejections.length} more rejected lines`);

@@ -1,0 +1,73 @@
+import type { Readable } from 'node:stream';
+import split2 from 'split2';
+import type { RateTable } from '../domain/fx.js';
+import type { NormalizedRecord } from '../domain/ingest-record.js';
+import { profileOfListing } from '../domain/listing-profile.js';
+import { normalizeRecord, type Rejection } from './normalize.js';
+
+export const MAX_LINE_BYTES = 1_000_000;
+
+/** One step of the parse side: records ready to store and what was rejected, in line order. */
+export interface ParsedBatch {
+  records: NormalizedRecord[];
+  rejections: Rejection[];
+  /** Non-blank lines read for this batch (stored or rejected). */
+  lines: number;
+  /** Input bytes read so far. */
+  bytes: number;
+}
+
+export interface ParseOptions {
+  batchSize: number;
+  rates: RateTable;
+  now: () => Date;
+  /** Attach each record's matching profile (done where parsing runs beside the writer). */
+  profiles: boolean;
+}
+
+/**
+ * NDJSON lines -> validated, normalized records, one batch at a time: never the whole input in
+ * memory. A batch ends at `batchSize` records (or as many rejections); a line over the length
+ * limit ends the input there and is reported.
+ */
+export async function* parseLines(input: Readable, opts: ParseOptions): AsyncGenerator<ParsedBatch> {
+  const lines = input.pipe(split2({ maxLength: MAX_LINE_BYTES }));
+  input.on('error', (e) => lines.destroy(e));
+  let batch: ParsedBatch = { records: [], rejections: [], lines: 0, bytes: 0 };
+  let bytes = 0;
+  let lineNo = 0;
+  const take = (): ParsedBatch => {
+    const out = { ...batch, bytes };
+    batch = { records: [], rejections: [], lines: 0, bytes: 0 };
+    return out;
+  };
+  try {
+    for await (const text of lines as AsyncIterable<string>) {
+      lineNo++;
+      bytes += Buffer.byteLength(text) + 1;
+      if (!text.trim()) continue;
+      batch.lines++;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text);
+      } catch {
+        batch.rejections.push({ line: lineNo, field: '(line)', reason: 'not valid JSON' });
+        raw = undefined;
+      }
+      if (raw !== undefined) {
+        const n = normalizeRecord(raw, lineNo, opts.rates, opts.now());
+        if (!n.ok) batch.rejections.push(n.rejection);
+        else {
+          if (opts.profiles) n.record.matchProfile = profileOfListing(n.record);
+          batch.records.push(n.record);
+        }
+      }
+      if (batch.records.length >= opts.batchSize || batch.rejections.length >= opts.batchSize) yield take();
+    }
+  } catch (e) {
+    // split2 refuses a line over its limit; everything before it is kept and the reason reported.
+    if (!(e as Error).message?.includes('maximum buffer')) throw e;
+    batch.rejections.push({ line: lineNo + 1, field: '(line)', reason: `line longer than ${MAX_LINE_BYTES} bytes; input ended there` });
+  }
+  yield take();
+}

@@ -1,0 +1,52 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { shippedRates } from '../../src/catalog/fx-service.js';
+import { MAX_LINE_BYTES, parseLines, type ParsedBatch } from '../../src/catalog/ingest-lines.js';
+import { parseInWorker } from '../../src/catalog/ingest-parallel.js';
+import { profileOfListing } from '../../src/domain/listing-profile.js';
+import { rec } from '../helpers/records.js';
+
+// The worker runs the TypeScript sources here, as the compiled build runs ingest-worker.js.
+const runner = { url: new URL('../helpers/ts-worker.mjs', import.meta.url), argv: [new URL('../../src/catalog/ingest-worker.ts', import.meta.url).href] };
+const rates = shippedRates();
+// Records carry no observed_at, so both sides stamp the wall clock: compare everything else.
+const stable = (batches: ParsedBatch[]) => batches.map((b) => ({ ...b, records: b.records.map(({ observedAt: _o, ...r }) => r) }));
+
+async function all(it: AsyncIterable<ParsedBatch>): Promise<ParsedBatch[]> {
+  const out: ParsedBatch[] = [];
+  for await (const b of it) out.push(b);
+  return out;
+}
+
+function input(): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < 230; i++) {
+    const { observed_at: _o, ...r } = rec({ sku: `S${i}`, title: `Xiaomi Redmi Note ${i % 17} Pro ${i % 3 ? '256GB' : '128GB'}`, price: `${100 + i}.50` });
+    lines.push(i % 41 === 7 ? '{not json' : i % 53 === 9 ? JSON.stringify({ ...r, currency: 'XYZ' }) : i % 61 === 0 ? '   ' : JSON.stringify(r));
+  }
+  return lines;
+}
+
+describe('parsing in a worker thread', () => {
+  it('yields the batches parseLines yields, profiles included', async () => {
+    const text = input().join('\n') + '\n';
+    const here = await all(parseLines(Readable.from([text]), { batchSize: 50, rates, now: () => new Date(), profiles: true }));
+    // Small chunks: lines cross chunk boundaries.
+    const chunks = text.match(/[\s\S]{1,997}/g)!.map((c) => Buffer.from(c));
+    const there = await all(parseInWorker(Readable.from(chunks), 50, rates, runner));
+    expect(stable(there)).toEqual(stable(here));
+    expect(there.reduce((n, b) => n + b.records.length, 0)).toBeGreaterThan(200);
+    expect(there.flatMap((b) => b.rejections).length).toBeGreaterThan(5);
+    for (const r of there.flatMap((b) => b.records)) expect(r.matchProfile).toEqual(profileOfListing(r));
+  }, 20_000);
+
+  it('ends the input at a line over the limit and reports it', async () => {
+    const long = JSON.stringify(rec({ sku: 'L', description: 'x'.repeat(MAX_LINE_BYTES + 100_000) }));
+    const lines = Buffer.from([JSON.stringify(rec({ sku: 'A' })), long, JSON.stringify(rec({ sku: 'B' }))].join('\n'));
+    // As a file is read: 64 KiB chunks.
+    const chunks = Array.from({ length: Math.ceil(lines.length / 65536) }, (_, i) => lines.subarray(i * 65536, (i + 1) * 65536));
+    const there = await all(parseInWorker(Readable.from(chunks), 10, rates, runner));
+    expect(there.flatMap((b) => b.records).map((r) => r.sku)).toEqual(['A']);
+    expect(there.flatMap((b) => b.rejections)).toEqual([{ line: 2, field: '(line)', reason: expect.stringMatching(/longer than/) }]);
+  }, 20_000);
+});
