@@ -26,7 +26,8 @@ export class SqliteCatalog implements CatalogStore {
       byUuid: db.prepare(`SELECT ${COLS} FROM listings WHERE uuid = ?`).raw(),
       bySku: db.prepare(`SELECT ${COLS} FROM listings WHERE sku = ? ORDER BY updated_at DESC, id DESC LIMIT 50`).raw(),
       group: db.prepare(`SELECT ${COLS} FROM listings WHERE group_id = ? ORDER BY id LIMIT 200`).raw(),
-      groupStat: db.prepare('SELECT count(*), min(price_sgd_minor) FROM listings WHERE group_id = ?').raw(),
+      groupSize: db.prepare('SELECT count(*) FROM listings WHERE group_id = ?').pluck(),
+      groupMin: db.prepare('SELECT min(price_sgd_minor) FROM listings WHERE group_id = ?').pluck(),
       count: db.prepare("SELECT value FROM counters WHERE name = 'listings'").pluck(),
       bounds: db.prepare('SELECT min(id) AS lo, max(id) AS hi FROM listings'),
       searchDocs: db.prepare(`SELECT ${SEARCH_DOC_COLUMNS} FROM listings WHERE id > ? ORDER BY id LIMIT ?`),
@@ -82,17 +83,21 @@ export class SqliteCatalog implements CatalogStore {
   async groupStats(groupIds: number[]): Promise<Map<number, GroupStats>> {
     const ids = [...new Set(groupIds)];
     const out = new Map<number, GroupStats>();
+    // Sizes come from the group index alone. The cheapest price needs every member's row, which at a
+    // million listings was most of what a listing page cost (cold pages), and the presenters only
+    // show sizes: it is read if and when it is asked for. (An index on (group_id, price_sgd_minor)
+    // would make both index-only.)
+    const min = this.s.groupMin;
+    const stats = (g: number, size: number): GroupStats => ({ size, get minPriceSgdMinor() { return min.get(g) as number; } });
     if (ids.length === 1) {
-      // A detail page: one group, no GROUP BY.
-      const [size, minMinor] = this.s.groupStat.get(ids[0]) as [number, number | null];
-      if (size) out.set(ids[0], { size, minPriceSgdMinor: minMinor! });
+      const size = this.s.groupSize.get(ids[0]) as number;
+      if (size) out.set(ids[0], stats(ids[0], size));
       return out;
     }
     for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
       const { params, marks } = inList(ids.slice(i, i + IN_LIST_MAX));
-      const rows = this.q.get(`SELECT group_id AS g, count(*) AS size, min(price_sgd_minor) AS minMinor FROM listings
-        WHERE group_id IN (${marks}) GROUP BY group_id`).all(...params) as Array<{ g: number; size: number; minMinor: number }>;
-      for (const r of rows) out.set(r.g, { size: r.size, minPriceSgdMinor: r.minMinor });
+      const rows = this.q.get(`SELECT group_id, count(*) FROM listings WHERE group_id IN (${marks}) GROUP BY group_id`, true).all(...params) as Array<[number, number]>;
+      for (const [g, size] of rows) out.set(g, stats(g, size));
     }
     return out;
   }
