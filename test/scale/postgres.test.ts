@@ -77,6 +77,18 @@ describe('PostgreSQL batch writer keeps the SQLite writer decisions', () => {
     }
   });
 
+  it('text survives the batch statements: quotes, backslashes, braces, emoji; a lone surrogate becomes U+FFFD', async () => {
+    const pg = await postgres();
+    const odd = 'He said "hi" \\ {a,b} NULL \'x\' \u{1F600} ĐIỆN 電話 \\ud800';
+    await ingest(pg, [rec({ sku: 'Q1', title: odd, description: odd, brand: 'A"B\\C', specs: { 'k"': 'v\\' } }),
+      rec({ sku: 'Q2', title: 'Lone \ud800 surrogate', category: 'Phones', category_path: ['A,B', '{C}'] })]);
+    const [a, b] = await pg.catalog.getMany([1, 2]);
+    expect([a.title, a.description, a.brand, a.specs]).toEqual([odd, odd, 'A"B\\C', { 'k"': 'v\\' }]);
+    expect(b.title).toBe('Lone \ufffd surrogate');
+    expect(b.categoryPath).toEqual(['A,B', '{C}']);
+    expect(await ingest(pg, [rec({ sku: 'Q1', title: odd, description: odd, brand: 'A"B\\C', specs: { 'k"': 'v\\' } })])).toMatchObject({ unchanged: 1 });
+  });
+
   it('a key listed by more listings than are read stays exact when its lowest ids leave it', async () => {
     const [first, second] = hotKey();
     const sqlite = createSqliteStore(':memory:');

@@ -11,10 +11,7 @@ export const LISTING_COLUMNS = [
   'group_id', 'price_trend', 'reference_price', 'last_checked_at', 'data_updated_at', 'created_at', 'updated_at',
 ].map((c) => `l.${c}`).join(', ');
 
-/**
- * The columns an ingest writes, in the order of `stateValues`, with the array type each travels
- * in (a batch is written as one `unnest` of column arrays); `tsv` goes as text and is cast.
- */
+/** The columns an ingest writes, in the order of `stateValues`, with the type each is cast to on the way in (`tsv` is sent as its literal). */
 export const WRITE_COLUMNS: ReadonlyArray<readonly [name: string, type: string]> = [
   ['source', 'text'], ['sku', 'text'], ['merchant_id', 'text'], ['title', 'text'], ['description', 'text'], ['brand', 'text'],
   ['category', 'text'], ['category_path', 'text'], ['category_key', 'text'], ['gtin', 'text'], ['mpn', 'text'],
@@ -25,9 +22,6 @@ export const WRITE_COLUMNS: ReadonlyArray<readonly [name: string, type: string]>
   ['metadata', 'text'], ['variants', 'text'], ['price_trend', 'text'], ['reference_price', 'text'], ['last_checked_at', 'text'],
   ['data_updated_at', 'text'], ['updated_at', 'text'], ['tsv', 'text'],
 ];
-
-/** A column as read back from `unnest(...) AS t`: the tsvector literal is cast on the way in. */
-export const writeExpr = (c: string) => (c === 'tsv' ? 't.tsv::tsvector' : `t.${c}`);
 
 const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
 

@@ -1,5 +1,5 @@
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { chooseGroup, MAX_CANDIDATES, PROFILE_VERSION, type MatchProfile } from '../../domain/matching/index.js';
+import { chooseGroup, MAX_CANDIDATES, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
 import { toListing, type ListingRow } from '../sqlite/rows.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { MatchCache, POSTINGS_READ, type Postings } from './match-cache.js';
@@ -129,10 +129,11 @@ export class GroupAssigner {
   choose(ops: RegroupOp[], from = 0, to = ops.length): void {
     const { cache } = this;
     for (const op of ops.slice(from, to)) {
-      const candidates = op.candidates!.flatMap((id) => {
-        const profile = cache.profileOf(id);
-        return profile ? [{ id, groupId: cache.groupOf(id), profile }] : [];
-      });
+      const candidates: GroupCandidate[] = [];
+      for (const id of op.candidates!) {
+        const c = cache.candidate(id);
+        if (c) candidates.push(c);
+      }
       op.groupId = chooseGroup(op.profile, candidates)?.groupId ?? op.id;
       cache.setMeta(op.id, op.groupId, true);
       cache.setProfile(op.id, op.profile);

@@ -100,7 +100,7 @@ export function planBatch(records: NormalizedRecord[], start: BatchStart): Batch
         if (!prev) plan.inserted++;
       }
       if (p.regroup) {
-        const profile = profileOfListing(p.state);
+        const profile = r.matchProfile ?? profileOfListing(p.state);
         e.regroup = { id, isNew: e.isNew, profile, keys: blockingKeys(profile) };
         e.lastOp = plan.regroups.push(e.regroup) - 1;
       }

@@ -1,25 +1,30 @@
 import type { BatchListing, BatchPlan } from './ingest-plan.js';
 import type { KeyChanges } from './ingest-match.js';
-import { WRITE_COLUMNS, stateValues, writeExpr } from './columns.js';
-import { arrayLiteral, statement, type Db } from './sql.js';
+import { WRITE_COLUMNS, stateValues } from './columns.js';
+import { arrayLiteral, jsonRows, statement, type Db } from './sql.js';
 
 /**
- * A batch's writes as three set-based statements taking column arrays (`unnest`): one INSERT for
- * new listings, one UPDATE for changed ones, and one for the rest.
+ * A batch's writes as a few set-based statements: new listings in one INSERT and changed ones in
+ * one UPDATE, each taking its rows as one JSON array of arrays (JSON.stringify is native, a
+ * quarter of the cost of array literals for these wide rows, and jsonb reads no slower on the
+ * server); the rest in one statement taking column arrays (`unnest`).
  */
 const cols = WRITE_COLUMNS.map(([c]) => c);
-const arrays = (first: number, types: string[]) => types.map((t, i) => `$${first + i}::${t}[]`).join(', ');
+/** Column i of a row `r` from jsonb_array_elements, as its type. */
+const field = (i: number, type: string) => (type === 'text' ? `r->>${i}` : `(r->>${i})::${type}`);
+const fields = (types: string[]) => types.map((t, i) => field(i, t)).join(', ');
 
 const HEAD = ['id', 'uuid', 'created_at', 'group_id', 'match_profile'];
 const HEAD_TYPES = ['int8', 'text', 'text', 'int8', 'text'];
+const WRITE_TYPES = WRITE_COLUMNS.map(([c, t]) => (c === 'tsv' ? 'tsvector' : t));
 const INSERT_LISTINGS = `INSERT INTO listings (${[...HEAD, ...cols].join(', ')})
-  SELECT ${[...HEAD.map((c) => `t.${c}`), ...cols.map(writeExpr)].join(', ')}
-  FROM unnest(${arrays(1, [...HEAD_TYPES, ...WRITE_COLUMNS.map(([, t]) => t)])}) AS t(${[...HEAD, ...cols].join(', ')})`;
+  SELECT ${fields([...HEAD_TYPES, ...WRITE_TYPES])} FROM jsonb_array_elements($1::jsonb) r`;
 
-const UPDATE_HEAD = ['id', 'group_id', 'regroup', 'match_profile'];
-const UPDATE_LISTINGS = `UPDATE listings l SET ${cols.map((c) => `${c} = ${writeExpr(c)}`).join(', ')}, group_id = t.group_id,
+const UPDATE_HEAD_TYPES = ['int8', 'int8', 'bool', 'text'];
+const UPDATE_LISTINGS = `UPDATE listings l SET ${cols.map((c) => `${c} = t.${c}`).join(', ')}, group_id = t.group_id,
   match_profile = CASE WHEN t.regroup THEN t.match_profile ELSE l.match_profile END
-  FROM unnest(${arrays(1, ['int8', 'int8', 'bool', 'text', ...WRITE_COLUMNS.map(([, t]) => t)])}) AS t(${[...UPDATE_HEAD, ...cols].join(', ')})
+  FROM (SELECT ${fields([...UPDATE_HEAD_TYPES, ...WRITE_TYPES])} FROM jsonb_array_elements($1::jsonb) r)
+    AS t(id, group_id, regroup, match_profile, ${cols.join(', ')})
   WHERE l.id = t.id`;
 // Block keys, observations, events and last_checked_at in one statement: none depends on the
 // groups, so it runs while the groups are chosen. The events are numbered in record order.
@@ -59,19 +64,15 @@ export function writeSide(db: Db, plan: BatchPlan, keys: KeyChanges): Promise<un
 
 /** New and changed listings, with the groups `GroupAssigner.choose` gave them. */
 export async function writeListings(db: Db, listings: BatchListing[]): Promise<void> {
-  const width = WRITE_COLUMNS.length;
-  const inserts: unknown[][] = Array.from({ length: HEAD.length + width }, () => []);
-  const updates: unknown[][] = Array.from({ length: UPDATE_HEAD.length + width }, () => []);
+  const inserts: unknown[][] = [];
+  const updates: unknown[][] = [];
   for (const e of listings) {
     if (!e.written) continue;
     const groupId = e.regroup?.groupId ?? e.groupId;
     const profile = e.regroup ? JSON.stringify(e.regroup.profile) : null;
-    const head = e.isNew ? [e.id, e.uuid, e.createdAt, groupId, profile] : [e.id, groupId, e.regroup !== null, profile];
-    const into = e.isNew ? inserts : updates;
-    const values = stateValues(e.state);
-    for (let c = 0; c < head.length; c++) into[c].push(head[c]);
-    for (let c = 0; c < width; c++) into[head.length + c].push(values[c]);
+    if (e.isNew) inserts.push([e.id, e.uuid, e.createdAt, groupId, profile, ...stateValues(e.state)]);
+    else updates.push([e.id, groupId, e.regroup !== null, profile, ...stateValues(e.state)]);
   }
-  if (inserts[0].length) await run(db, INSERT_LISTINGS, inserts.map((c) => arrayLiteral(c)));
-  if (updates[0].length) await run(db, UPDATE_LISTINGS, updates.map((c) => arrayLiteral(c)));
+  if (inserts.length) await run(db, INSERT_LISTINGS, [jsonRows(inserts)]);
+  if (updates.length) await run(db, UPDATE_LISTINGS, [jsonRows(updates)]);
 }

@@ -1,4 +1,4 @@
-import { MAX_CANDIDATES, type MatchProfile } from '../../domain/matching/index.js';
+import { MAX_CANDIDATES, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
 
 /** Posting-list entries read per key: the candidate cap, the listing itself, and room for removals before a re-read. */
 export const POSTINGS_READ = MAX_CANDIDATES + 8;
@@ -46,8 +46,12 @@ export class MatchCache {
   private states = new Uint8Array(0);
   /** Listings with ids past the arrays' reach. */
   private readonly far = new Map<number, { group: number; state: number }>();
-  /** Parsed profiles, with the batch that last used each: trimming keeps what was used last. */
-  private readonly profiles = new Map<number, { profile: MatchProfile; used: number }>();
+  /**
+   * Listings with a parsed profile, as chooseGroup takes them (it keeps each profile's compact form
+   * on the object, so it is built once per listing, not once per comparison), with the batch that
+   * last used each: trimming keeps what was used last.
+   */
+  private readonly profiles = new Map<number, GroupCandidate & { used: number }>();
   private batch = 0;
 
   clear(): void {
@@ -152,11 +156,13 @@ export class MatchCache {
     }
   }
 
-  profileOf(id: number): MatchProfile | undefined {
+  /** The listing as a candidate, with its current group; undefined when its profile is not here. */
+  candidate(id: number): GroupCandidate | undefined {
     const entry = this.profiles.get(id);
     if (!entry) return undefined;
     entry.used = this.batch;
-    return entry.profile;
+    entry.groupId = this.groupOf(id);
+    return entry;
   }
 
   hasProfileCached(id: number): boolean {
@@ -165,11 +171,7 @@ export class MatchCache {
 
   setProfile(id: number, profile: MatchProfile): void {
     const entry = this.profiles.get(id);
-    if (entry) {
-      entry.profile = profile;
-      entry.used = this.batch;
-    } else {
-      this.profiles.set(id, { profile, used: this.batch });
-    }
+    if (entry?.profile === profile) entry.used = this.batch;
+    else this.profiles.set(id, { id, groupId: this.groupOf(id), profile, used: this.batch });
   }
 }

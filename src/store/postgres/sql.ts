@@ -74,3 +74,13 @@ export function arrayLiteral(values: readonly unknown[]): string {
   }
   return `{${parts.join(',')}}`;
 }
+
+// JSON.stringify writes a lone surrogate as an escape (\ud800), which jsonb refuses; a text
+// parameter would have carried it as U+FFFD, so it becomes that. An escaped backslash before it is kept.
+const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/gi;
+
+/** Rows as one JSON array of arrays, for `jsonb_array_elements($1::jsonb)`. */
+export function jsonRows(rows: unknown[][]): string {
+  const text = JSON.stringify(rows);
+  return text.includes('\\ud') || text.includes('\\uD') ? text.replace(LONE_SURROGATE, '$1\\ufffd') : text;
+}
