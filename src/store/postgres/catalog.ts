@@ -28,34 +28,38 @@ export class PgCatalog implements CatalogStore {
     return this.writer.write(records);
   }
 
-  private async listings(sql: string, params: unknown[]): Promise<Listing[]> {
-    return (await rows<ListingRow>(this.pool, sql, params)).map(toListing);
+  /**
+   * `prepare`: a fixed text, parsed and planned once per connection (point reads are most of the
+   * request path). Never for texts built from a filter: a generic plan cannot see a LIKE pattern.
+   */
+  private async listings(sql: string, params: unknown[], prepare = false): Promise<Listing[]> {
+    return (await rows<ListingRow>(this.pool, sql, params, prepare)).map(toListing);
   }
 
   async getById(id: number): Promise<Listing | null> {
-    return (await this.listings(`${SELECT} FROM listings l WHERE l.id = ?`, [id]))[0] ?? null;
+    return (await this.listings(`${SELECT} FROM listings l WHERE l.id = ?`, [id], true))[0] ?? null;
   }
 
   async getByUuid(uuid: string): Promise<Listing | null> {
-    return (await this.listings(`${SELECT} FROM listings l WHERE l.uuid = ?`, [uuid]))[0] ?? null;
+    return (await this.listings(`${SELECT} FROM listings l WHERE l.uuid = ?`, [uuid], true))[0] ?? null;
   }
 
   async getBySku(sku: string): Promise<Listing[]> {
-    return this.listings(`${SELECT} FROM listings l WHERE l.sku = ? ORDER BY l.updated_at DESC, l.id DESC LIMIT 50`, [sku]);
+    return this.listings(`${SELECT} FROM listings l WHERE l.sku = ? ORDER BY l.updated_at DESC, l.id DESC LIMIT 50`, [sku], true);
   }
 
   async getMany(ids: number[]): Promise<Listing[]> {
     if (!ids.length) return [];
-    const byId = new Map((await this.listings(`${SELECT} FROM listings l WHERE l.id = ANY(?::bigint[])`, [ids])).map((l) => [l.id, l]));
+    const byId = new Map((await this.listings(`${SELECT} FROM listings l WHERE l.id = ANY(?::bigint[])`, [ids], true)).map((l) => [l.id, l]));
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
 
   async groupMembers(groupId: number): Promise<Listing[]> {
-    return this.listings(`${SELECT} FROM listings l WHERE l.group_id = ? ORDER BY l.id LIMIT 200`, [groupId]);
+    return this.listings(`${SELECT} FROM listings l WHERE l.group_id = ? ORDER BY l.id LIMIT 200`, [groupId], true);
   }
 
   async count(): Promise<number> {
-    return (await one<{ value: number }>(this.pool, "SELECT value FROM counters WHERE name = 'listings'"))?.value ?? 0;
+    return (await one<{ value: number }>(this.pool, "SELECT value FROM counters WHERE name = 'listings'", [], true))?.value ?? 0;
   }
 
   private async countWhere(from: string, params: unknown[]): Promise<number> {
@@ -67,7 +71,7 @@ export class PgCatalog implements CatalogStore {
     const out = new Map<number, GroupStats>();
     if (!ids.length) return out;
     const found = await rows<{ g: number; size: number; min_minor: number }>(this.pool, `SELECT group_id AS g, count(*) AS size,
-      min(price_sgd_minor) AS min_minor FROM listings WHERE group_id = ANY(?::bigint[]) GROUP BY group_id`, [ids]);
+      min(price_sgd_minor) AS min_minor FROM listings WHERE group_id = ANY(?::bigint[]) GROUP BY group_id`, [ids], true);
     for (const r of found) out.set(r.g, { size: r.size, minPriceSgdMinor: r.min_minor });
     return out;
   }
@@ -128,10 +132,12 @@ export class PgCatalog implements CatalogStore {
     const op = sort === 'price_asc' ? '>' : '<';
     const keyset = cursor ? ` AND (${col}, l.id) ${op} (?, ?)` : '';
     const params = cursor ? [...w.params, cursor.value, cursor.id] : w.params;
+    // The page's ids first, from the sort's index alone (an offset skips index entries, not rows), then its rows.
+    const ids = `SELECT l.id FROM listings l WHERE ${cond(w.sql)}${keyset} ORDER BY ${orderOf(sort, false)} LIMIT ? OFFSET ?`;
     const [total, found] = await Promise.all([
       w.sql === '1' ? this.count() : this.countWhere(`listings l WHERE ${w.sql}`, w.params),
-      rows<ListingRow & { price_sgd_minor: number }>(this.pool, `${SELECT}, l.price_sgd_minor FROM listings l WHERE ${cond(w.sql)}${keyset}
-        ORDER BY ${orderOf(sort, false)} LIMIT ? OFFSET ?`, [...params, limit + 1, cursor ? 0 : offset]),
+      rows<ListingRow & { price_sgd_minor: number }>(this.pool, `${SELECT}, l.price_sgd_minor FROM (${ids}) k JOIN listings l ON l.id = k.id
+        ORDER BY ${orderOf(sort, false)}`, [...params, limit + 1, cursor ? 0 : offset], w.sql === '1'),
     ]);
     const more = found.length > limit;
     const listings = found.slice(0, limit).map(toListing);
