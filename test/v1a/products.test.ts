@@ -63,6 +63,7 @@ describe('GET /v1/products (listing)', () => {
     expect(hit.body).toBe(a.body);
     expect(hit.headers['content-type']).toBe(a.headers['content-type']);
     expect(hit.headers['content-length']).toBe(a.headers['content-length']);
+    expect((await get('/v1/products?limit=3&x=1')).body).toBe(a.body);
     expect((await get('/v1/products?limit=3&x=2')).headers['x-cache']).toBe('MISS');
   });
 });
