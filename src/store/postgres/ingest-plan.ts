@@ -9,9 +9,12 @@ import type { IngestBatchResult } from '../types.js';
 import { stateRow } from './columns.js';
 import type { RegroupOp } from './ingest-match.js';
 
-export const HISTORY_WINDOW_MS = 90 * 86400_000;
+const HISTORY_WINDOW_MS = 90 * 86400_000;
 
 export const keyOf = (source: string, sku: string) => `${source}\u0000${sku}`;
+
+/** The start of the 90 days of prices before `at`. */
+export const sinceOf = (at: string) => new Date(new Date(at).getTime() - HISTORY_WINDOW_MS).toISOString();
 
 /** What the table held when the batch began, read for the whole batch at once. */
 export interface BatchStart {
@@ -82,8 +85,7 @@ export function planBatch(records: NormalizedRecord[], start: BatchStart): Batch
     const entry = byKey.get(key);
     const prev = entry ? (entry.read ??= toListing(stateRow(entry.id, entry.uuid, entry.groupId, entry.createdAt, entry.state)))
       : (start.existing.get(key) ?? null);
-    const since = new Date(new Date(r.observedAt).getTime() - HISTORY_WINDOW_MS).toISOString();
-    const p = planIngest(prev, r, prev && prev.price !== r.price ? recent(prev.id, since) : []);
+    const p = planIngest(prev, r, prev && prev.price !== r.price ? recent(prev.id, sinceOf(r.observedAt)) : []);
     const id = prev?.id ?? start.newIds[nextNew++];
     const uuid = prev?.uuid ?? listingUuid(r.source, r.sku);
     if (p.state) {

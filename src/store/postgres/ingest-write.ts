@@ -26,9 +26,10 @@ const UPDATE_LISTINGS = `UPDATE listings l SET ${cols.map((c) => `${c} = t.${c}`
   FROM (SELECT ${fields([...UPDATE_HEAD_TYPES, ...WRITE_TYPES])} FROM jsonb_array_elements($1::jsonb) r)
     AS t(id, group_id, regroup, match_profile, ${cols.join(', ')})
   WHERE l.id = t.id`;
-// Block keys, observations, events and last_checked_at in one statement: none depends on the
-// groups, so it runs while the groups are chosen. The events are numbered in record order.
-const SIDE = `WITH touch AS (UPDATE listings l SET last_checked_at = t.at FROM unnest($1::int8[], $2::text[]) AS t(id, at) WHERE l.id = t.id),
+// Block keys, observations, events, last_checked_at and the listing count in one statement: none
+// depends on the groups, so it runs while the groups are chosen. Events are numbered in record order.
+const SIDE = `WITH counted AS (UPDATE counters SET value = value + $16 WHERE name = 'listings' AND $16 > 0),
+  touch AS (UPDATE listings l SET last_checked_at = t.at FROM unnest($1::int8[], $2::text[]) AS t(id, at) WHERE l.id = t.id),
   keys_gone AS (DELETE FROM block_keys b USING unnest($3::text[], $4::int8[]) AS d(key, id) WHERE b.key = d.key AND b.listing_id = d.id),
   keys_new AS (INSERT INTO block_keys (key, listing_id) SELECT * FROM unnest($5::text[], $6::int8[]) ON CONFLICT DO NOTHING),
   obs AS (INSERT INTO observations (listing_id, observed_at, price, currency, source)
@@ -58,7 +59,7 @@ export function writeSide(db: Db, plan: BatchPlan, keys: KeyChanges): Promise<un
   return run(db, SIDE, [
     arrayLiteral(touched.map((e) => e.id)), arrayLiteral(touched.map((e) => e.state.lastCheckedAt)),
     ...columns(keys.removed, 2), ...columns(keys.added, 2), ...columns([...plan.observations.values()], 5),
-    ...[ev.kinds, ev.ids, ev.payloads, ev.at].map((c) => arrayLiteral(c)),
+    ...[ev.kinds, ev.ids, ev.payloads, ev.at].map((c) => arrayLiteral(c)), plan.inserted,
   ]);
 }
 

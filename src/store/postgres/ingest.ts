@@ -5,7 +5,7 @@ import { toListing, type ListingRow } from '../sqlite/rows.js';
 import type { IngestBatchResult } from '../types.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { GroupAssigner } from './ingest-match.js';
-import { HISTORY_WINDOW_MS, keyOf, planBatch, type BatchListing, type BatchStart } from './ingest-plan.js';
+import { keyOf, planBatch, sinceOf, type BatchListing, type BatchStart } from './ingest-plan.js';
 import { writeListings, writeSide } from './ingest-write.js';
 import { MatchCache } from './match-cache.js';
 import { RETRYABLE, rows, type Db } from './sql.js';
@@ -94,7 +94,6 @@ export class PgIngestWriter {
       sendDecided(from + CHOOSE_SLICE);
     }
     await Promise.all(sent);
-    if (plan.inserted) await db.query("UPDATE counters SET value = value + $1 WHERE name = 'listings'", [plan.inserted]);
     return plan.result;
   }
 
@@ -115,7 +114,7 @@ export class PgIngestWriter {
     }
     const history = new Map<number, Array<{ at: string; price: string }>>();
     if (changing.size && oldest !== null) {
-      const since = new Date(new Date(oldest).getTime() - HISTORY_WINDOW_MS).toISOString();
+      const since = sinceOf(oldest);
       for (const id of changing) history.set(id, []);
       for (const o of await rows<{ listing_id: number; observed_at: string; price: string }>(db, HISTORY, [[...changing], since], true)) {
         history.get(o.listing_id)!.push({ at: o.observed_at, price: o.price });
