@@ -29,8 +29,9 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
     routerOptions: { ignoreTrailingSlash: true, constraints: { surface: surfaceConstraint as never } },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('X-Request-Id', req.id);
+    done(null, payload);
   });
   await app.register(swagger, {
     openapi: {

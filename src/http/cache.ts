@@ -50,24 +50,27 @@ function stripKey(url: string): string {
 export function installCache(app: FastifyInstance, cache: ResponseCache): void {
   app.decorateRequest('cacheKey', null);
   // Runs after auth (registered later), so an unauthenticated request never reads the cache.
-  app.addHook('preHandler', async (req, reply) => {
+  // Callback-style hooks, here and in the other per-request hooks: no promise per hook per request.
+  app.addHook('preHandler', (req, reply, done) => {
     const config = req.routeOptions.config;
     const seconds = config?.cacheSeconds;
-    if (!seconds) return;
+    if (!seconds) return done();
     reply.header('Cache-Control', `private, max-age=${seconds}`);
     const body = req.method === 'POST' ? JSON.stringify(req.body ?? null) : '';
     req.cacheKey = `${req.method} ${config.surface} ${stripKey(req.url)} ${body}`;
     const hit = cache.get(req.cacheKey);
     if (hit) {
       reply.header('X-Cache', 'HIT').type(hit.type);
-      return reply.send(hit.body);
+      reply.send(hit.body);
+      return;
     }
     reply.header('X-Cache', 'MISS');
+    done();
   });
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (req.cacheKey && reply.statusCode === 200 && typeof payload === 'string' && reply.getHeader('X-Cache') === 'MISS') {
       cache.set(req.cacheKey, payload, String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!);
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -79,9 +79,15 @@ function gate(req: FastifyRequest, min: Tier): void {
 
 /** Route config `minTier` checked for every route (after the rate limit: a refused request still counts). */
 export function installTierGate(app: FastifyInstance): void {
-  app.addHook('preHandler', async (req) => {
+  app.addHook('preHandler', (req, _reply, done) => {
     const min = req.routeOptions.config?.minTier;
-    if (min) gate(req, min);
+    if (!min) return done();
+    try {
+      gate(req, min);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
 }
 
