@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 
-interface Entry { body: Buffer | string; type: string; expires: number; generation: number }
+interface Entry { body: Buffer; type: string; expires: number; generation: number }
 
 /**
  * Server-side response cache of spec 8.3, keyed on method, surface and the full query (so an unused
  * extra parameter bypasses it) — never on the key. Any catalog change bumps the generation, so a
- * cached answer never outlives the data it was computed from. A body becomes bytes on its first
- * hit and stays so: a hit is then written as it is, where a string body was copied through the heap
- * on every hit (a listing page is 25 KB, most of what the garbage collector had to do), and an
- * answer nobody asks for again never pays for the conversion.
+ * cached answer never outlives the data it was computed from. Bodies are kept as bytes, outside
+ * the JavaScript heap: a hit is written as it is, where a string body was copied through the heap
+ * on every hit (a listing page is 25 KB, most of what the garbage collector had to do). Converting
+ * at store time, not at the first hit, lets the string die young instead of being promoted.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
@@ -21,18 +21,17 @@ export class ResponseCache {
     this.entries.clear();
   }
 
-  get(key: string): (Entry & { body: Buffer }) | null {
+  get(key: string): Entry | null {
     const e = this.entries.get(key);
     if (!e) return null;
     if (e.expires <= this.now() || e.generation !== this.generation) {
       this.entries.delete(key);
       return null;
     }
-    if (typeof e.body === 'string') e.body = Buffer.from(e.body);
-    return e as Entry & { body: Buffer };
+    return e;
   }
 
-  set(key: string, body: string, type: string, seconds: number): void {
+  set(key: string, body: Buffer, type: string, seconds: number): void {
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, { body, type, expires: this.now() + seconds * 1000, generation: this.generation });
   }
@@ -69,7 +68,7 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
   });
   app.addHook('onSend', (req, reply, payload, done) => {
     if (req.cacheKey && reply.statusCode === 200 && typeof payload === 'string' && reply.getHeader('X-Cache') === 'MISS') {
-      cache.set(req.cacheKey, payload, String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!);
+      cache.set(req.cacheKey, Buffer.from(payload), String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!);
     }
     done(null, payload);
   });
