@@ -1,5 +1,5 @@
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { chooseGroup, MAX_CANDIDATES, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
+import { chooseGroup, decodeProfile, encodeProfile, MAX_CANDIDATES, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
 import { toListing, type ListingRow } from '../sqlite/rows.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { MatchCache, POSTINGS_READ, type Postings } from './match-cache.js';
@@ -199,12 +199,12 @@ export class GroupAssigner {
   private async readProfiles(db: Db, ids: number[]): Promise<void> {
     if (!ids.length) return;
     for (const r of await rows<{ id: number; match_profile: string }>(db, PROFILES, [ids], true)) {
-      let profile = JSON.parse(r.match_profile) as MatchProfile;
+      let profile = decodeProfile(r.match_profile);
       if (profile.v !== PROFILE_VERSION) {
         // Stored by an older matcher: rebuild from the listing and store it again (as the SQLite writer does).
         const [row] = await rows<ListingRow>(db, `SELECT ${LISTING_COLUMNS} FROM listings l WHERE id = ?`, [r.id]);
         profile = profileOfListing(toListing(row));
-        await db.query('UPDATE listings SET match_profile = $1 WHERE id = $2', [JSON.stringify(profile), r.id]);
+        await db.query('UPDATE listings SET match_profile = $1 WHERE id = $2', [encodeProfile(profile), r.id]);
       }
       this.cache.setProfile(r.id, profile);
     }

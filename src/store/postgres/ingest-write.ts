@@ -1,3 +1,4 @@
+import { encodeProfile } from '../../domain/matching/index.js';
 import type { BatchListing, BatchPlan } from './ingest-plan.js';
 import type { KeyChanges } from './ingest-match.js';
 import { WRITE_COLUMNS, stateValues } from './columns.js';
@@ -70,7 +71,7 @@ export async function writeListings(db: Db, listings: BatchListing[]): Promise<v
   for (const e of listings) {
     if (!e.written) continue;
     const groupId = e.regroup?.groupId ?? e.groupId;
-    const profile = e.regroup ? JSON.stringify(e.regroup.profile) : null;
+    const profile = e.regroup ? encodeProfile(e.regroup.profile) : null;
     if (e.isNew) inserts.push([e.id, e.uuid, e.createdAt, groupId, profile, ...stateValues(e.state)]);
     else updates.push([e.id, groupId, e.regroup !== null, profile, ...stateValues(e.state)]);
   }
