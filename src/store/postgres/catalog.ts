@@ -45,7 +45,10 @@ export class PgCatalog implements CatalogStore {
   }
 
   async getBySku(sku: string): Promise<Listing[]> {
-    return this.listings(`${SELECT} FROM listings l WHERE l.sku = ? ORDER BY l.updated_at DESC, l.id DESC LIMIT 50`, [sku], true);
+    // The SKU's rows first, then their order: without statistics (a fresh import, autovacuum off)
+    // the planner walked listings_updated to the end looking for one SKU (0.5 s at 500k listings).
+    return this.listings(`WITH m AS MATERIALIZED (${SELECT} FROM listings l WHERE l.sku = ?)
+      SELECT * FROM m ORDER BY m.updated_at DESC, m.id DESC LIMIT 50`, [sku], true);
   }
 
   async getMany(ids: number[]): Promise<Listing[]> {

@@ -11,6 +11,8 @@ import { MatchCache } from './match-cache.js';
 import { RETRYABLE, rows, type Db } from './sql.js';
 
 const ATTEMPTS = 3;
+/** Listings this writer adds before it first runs ANALYZE. */
+const ANALYZE_MIN = 10_000;
 /** Groups chosen between two listing writes. */
 const CHOOSE_SLICE = 500;
 /** Channel a committed batch with events notifies: instances LISTENing wake their event tail at once. */
@@ -39,6 +41,8 @@ export class PgIngestWriter {
   private readonly groups = new GroupAssigner(this.cache);
   /** The turn counter after our last committed batch; -1: nothing known. */
   private lastTurn = -1;
+  private insertedSinceAnalyze = 0;
+  private sizeAtAnalyze = 0;
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -54,6 +58,7 @@ export class PgIngestWriter {
         await Promise.all([result.events ? client.query(`SELECT pg_notify('${EVENTS_CHANNEL}', '')`) : null, client.query('COMMIT')]);
         this.lastTurn = turn;
         this.cache.trim();
+        await this.analyzeWhenGrown(client, result);
         return result;
       } catch (e) {
         // The cache already holds this batch's changes: forget it all.
@@ -66,6 +71,23 @@ export class PgIngestWriter {
       } finally {
         client.release(broken);
       }
+    }
+  }
+
+  /**
+   * Plans need statistics, and autovacuum may be off or behind: after this writer has added half
+   * again as many listings as there were at its last ANALYZE (and at least ANALYZE_MIN), it runs
+   * one (a sample of 30k rows: a fraction of a second; about a dozen times over a million-row import).
+   */
+  private async analyzeWhenGrown(db: Db, result: IngestBatchResult): Promise<void> {
+    for (const o of result.outcomes) if (o.outcome === 'inserted') this.insertedSinceAnalyze++;
+    if (this.insertedSinceAnalyze < Math.max(ANALYZE_MIN, this.sizeAtAnalyze / 2)) return;
+    this.insertedSinceAnalyze = 0;
+    try {
+      await db.query('ANALYZE listings');
+      this.sizeAtAnalyze = (await rows<{ value: number }>(db, "SELECT value FROM counters WHERE name = 'listings'"))[0]?.value ?? 0;
+    } catch {
+      // The batch is committed; fresher statistics are only a help (the next threshold tries again).
     }
   }
 
