@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import net from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -152,5 +153,31 @@ describe('faults', () => {
       if (!limited) await new Promise((r) => setTimeout(r, 100));
     }
     expect(limited).toBeDefined();
+  });
+
+  it('an ingest batch cut off half way leaves nothing behind, in the table or in the writer', async () => {
+    const ingest = (records: Array<Record<string, unknown>>) => app.inject({ method: 'POST', url: '/v1/ingest/products', headers: auth, payload: records });
+    const rec = (sku: string, source: string, title: string) => ({
+      source, sku, title, price: '99.00', currency: 'SGD', url: `https://shop.example.com/${sku}`, observed_at: '2026-11-20T10:00:00.000Z',
+    });
+    expect((await ingest([rec('F1', 'shopee_sg', 'Acme Rocket Skates Model RS-9000 Red')])).statusCode).toBe(200);
+    const before = await c.store.catalog.count();
+    // Another session holds block_keys: the batch's second statement waits past the statement timeout.
+    const blocker = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await blocker.connect();
+    const schema = (c.store as unknown as { schema: string }).schema;
+    await blocker.query(`BEGIN; LOCK TABLE "${schema}".block_keys IN SHARE MODE`);
+    const fresh = rec('F2', 'lazada_sg', 'Zenith Kettle Steel 1.7L KT-44 Silver');
+    const cut = await ingest([fresh]);
+    await blocker.query('ROLLBACK');
+    await blocker.end();
+    expect(cut.statusCode).toBe(503);
+    expect(await c.store.catalog.count()).toBe(before);
+    // The writer planned that batch in memory before it failed (posting lists, groups): none of it may
+    // survive, or the listing would now find its own phantom and join a group no listing has.
+    const again = await ingest([fresh]);
+    expect(again.json()).toMatchObject({ inserted: 1, rejected: 0 });
+    const [f2] = await c.store.catalog.getBySku('F2');
+    expect(f2.groupId).toBe(f2.id);
   });
 });
