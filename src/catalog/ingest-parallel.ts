@@ -8,13 +8,17 @@ import type { ParsedBatch } from './ingest-lines.js';
 
 export interface WorkerSetup {
   batchSize: number;
+  /** Report what was read every this many bytes (a quarter of the bytes allowed in flight). */
+  reportEvery: number;
   rates: { date: string; source: string; perEur: Record<Currency, string> };
 }
-export type ToWorker = { type: 'chunk'; data: Uint8Array } | { type: 'end' };
-export type FromWorker = { type: 'batch'; batch: ParsedBatch } | { type: 'done' } | { type: 'error'; message: string };
+export type ToWorker = { type: 'chunk'; data: Uint8Array } | { type: 'end' } | { type: 'taken' };
+export type FromWorker = { type: 'batch'; batch: ParsedBatch } | { type: 'consumed'; bytes: number } | { type: 'done' } | { type: 'error'; message: string };
 
-/** Input read but not yet returned as batches: past this, reading pauses (memory stays bounded). */
+/** Input sent but not yet read by the worker: past this, reading pauses. */
 const IN_FLIGHT_BYTES = 8 << 20;
+/** Finished batches the worker may hold before the writer takes them. */
+export const AHEAD_BATCHES = 2;
 const WORKER = new URL('./ingest-worker.js', import.meta.url);
 
 /** Whether the compiled worker is there (it is not when the sources run directly, as in tests). */
@@ -25,23 +29,37 @@ export function parallelAvailable(): boolean {
 /**
  * `parseLines` in a worker thread, so parsing, validation, money normalization and matching
  * profiles of the next batch run on the other core while the caller writes this one. Yields the
- * same batches in the same order; the input is read as the batches are taken, never ahead by
- * more than IN_FLIGHT_BYTES.
+ * same batches in the same order. Memory stays bounded: the input is read at most
+ * IN_FLIGHT_BYTES ahead of what the worker has read, and the worker stops at AHEAD_BATCHES
+ * finished batches the caller has not taken.
  */
 export async function* parseInWorker(
-  input: Readable, batchSize: number, rates: RateTable, runner: { url: URL; argv?: string[] } = { url: WORKER },
+  input: Readable, batchSize: number, rates: RateTable,
+  runner: { url: URL; argv?: string[]; inFlightBytes?: number } = { url: WORKER },
 ): AsyncGenerator<ParsedBatch> {
+  const inFlight = runner.inFlightBytes ?? IN_FLIGHT_BYTES;
   const perEur = Object.fromEntries(Object.entries(rates.perEur).map(([c, v]) => [c, v.toFixed()])) as Record<Currency, string>;
-  const setup: WorkerSetup = { batchSize, rates: { date: rates.date, source: rates.source, perEur } };
+  const setup: WorkerSetup = { batchSize, reportEvery: Math.max(1, inFlight >> 2), rates: { date: rates.date, source: rates.source, perEur } };
   const worker = new Worker(runner.url, { workerData: setup, argv: runner.argv });
-  const queue: FromWorker[] = [];
+  const queue: Array<Exclude<FromWorker, { type: 'consumed' }>> = [];
   let failure: Error | null = null;
   let wake: (() => void) | null = null;
   const notify = () => {
     wake?.();
     wake = null;
   };
+  let sent = 0;
+  let consumed = 0;
+  let paused = false;
   worker.on('message', (m: FromWorker) => {
+    if (m.type === 'consumed') {
+      consumed = m.bytes;
+      if (paused && sent - consumed < inFlight / 2) {
+        paused = false;
+        input.resume();
+      }
+      return;
+    }
     queue.push(m);
     notify();
   });
@@ -53,13 +71,10 @@ export async function* parseInWorker(
     if (code !== 0) failure ??= new Error(`ingest worker exited with code ${code}`);
     notify();
   });
-  let sent = 0;
-  let consumed = 0;
-  let paused = false;
   const onData = (chunk: Buffer) => {
     worker.postMessage({ type: 'chunk', data: chunk } satisfies ToWorker);
     sent += chunk.length;
-    if (sent - consumed > IN_FLIGHT_BYTES && !paused) {
+    if (sent - consumed > inFlight && !paused) {
       paused = true;
       input.pause();
     }
@@ -82,11 +97,7 @@ export async function* parseInWorker(
       }
       if (m.type === 'error') throw new Error(m.message);
       if (m.type === 'done') return;
-      consumed = m.batch.bytes;
-      if (paused && sent - consumed < IN_FLIGHT_BYTES / 2) {
-        paused = false;
-        input.resume();
-      }
+      worker.postMessage({ type: 'taken' } satisfies ToWorker);
       yield m.batch;
     }
   } finally {

@@ -40,6 +40,18 @@ describe('parsing in a worker thread', () => {
     for (const r of there.flatMap((b) => b.records)) expect(r.matchProfile).toEqual(profileOfListing(r));
   }, 20_000);
 
+  it('keeps going when a batch holds more input than may be in flight, and when the writer is slow', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify(rec({ sku: `S${i}` }))).join('\n');
+    const chunks = lines.match(/[\s\S]{1,4096}/g)!;
+    let records = 0;
+    let batches = 0;
+    for await (const b of parseInWorker(Readable.from(chunks), 1000, rates, { ...runner, inFlightBytes: 64 << 10 })) {
+      records += b.records.length;
+      if (batches++ === 0) await new Promise((r) => setTimeout(r, 200)); // the worker waits meanwhile
+    }
+    expect(records).toBe(3000);
+  }, 20_000);
+
   it('ends the input at a line over the limit and reports it', async () => {
     const long = JSON.stringify(rec({ sku: 'L', description: 'x'.repeat(MAX_LINE_BYTES + 100_000) }));
     const lines = Buffer.from([JSON.stringify(rec({ sku: 'A' })), long, JSON.stringify(rec({ sku: 'B' }))].join('\n'));
