@@ -7,8 +7,9 @@ import type { MatchProfile, MatchResult } from './types.js';
 export interface GroupCandidate {
   id: number;
   groupId: number;
-  profile: MatchProfile;
-  /** chooseGroup's cache of the profile's compact form: a caller that keeps candidates keeps it too. */
+  /** Read only for the few candidates the compact form cannot rule out (may be a lazy getter). */
+  readonly profile: MatchProfile;
+  /** The profile's compact form: chooseGroup fills it when absent; a caller that keeps candidates keeps it. */
   compact?: CompactProfile;
 }
 
@@ -30,7 +31,7 @@ export function chooseGroup(
     byGroup.set(c.groupId, g);
     g.n += 1;
     // Most candidates are other products: a cheap bound shows they cannot be exact (they count 0).
-    if (!mayBeExact(p, c.profile, (c.compact ??= compactProfile(c.profile)))) continue;
+    if (!mayBeExact(p, (c.compact ??= compactProfile(c.profile)))) continue;
     const result = compareProfiles(p, c.profile);
     if (result.matchClass !== 'exact') continue;
     g.sum += result.score;

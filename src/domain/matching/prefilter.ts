@@ -47,6 +47,10 @@ const T_STRONG = 2;
 interface Compiled {
   h: Int32Array;
   priceCents: number | null;
+  /** The few strings the bound compares as strings, so it never reads the profile itself. */
+  brand: string | null;
+  tokens: readonly string[];
+  numbers: readonly string[];
 }
 
 /** The compact form of a profile, opaque to callers; a caller may keep it beside the profile. */
@@ -164,7 +168,7 @@ function compile(p: MatchProfile): Compiled {
   out[PLATFORMS] = platforms;
   out[OFFER_KINDS] = offers;
   out[NUMBERS] = p.numbers.length;
-  const c = { h: Int32Array.from(out), priceCents: p.priceCents };
+  const c = { h: Int32Array.from(out), priceCents: p.priceCents, brand: p.brand, tokens: p.tokens, numbers: p.numbers };
   compiled.set(p, c);
   return c;
 }
@@ -221,7 +225,7 @@ let sideTotal = 0;
 let sideShared = 0;
 
 /** similarity.ts `side` in tenths: the total exactly, the shared weight bounded from above. */
-function sideBound(a: MatchProfile, p: Int32Array, b: MatchProfile, o: Int32Array): void {
+function sideBound(a: Compiled, p: Int32Array, b: Compiled, o: Int32Array): void {
   let total = 0;
   let shared = 0;
   const brand = o[BRAND];
@@ -282,12 +286,16 @@ function hasToken(p: Int32Array, x: number): boolean {
   return false;
 }
 
-/** brandSignal's weighted value at its largest. */
+/**
+ * brandSignal's weighted value at its largest. The first profile's tokens are scanned; the other's
+ * are looked up among its members (tokens and joins: a superset, so the bound only loosens), which
+ * mostly ends at its bloom filter instead of walking its token records.
+ */
 function brandBound(p: Int32Array, o: Int32Array): number {
   const bp = p[BRAND];
   const bo = o[BRAND];
-  if (bp !== 0 && bo !== 0) return bp === bo || hasToken(p, bo) || hasToken(o, bp) ? WEIGHTS.brandEqual : WEIGHTS.brandDifferent;
-  if ((bp !== 0 && hasToken(o, bp)) || (bo !== 0 && hasToken(p, bo))) return WEIGHTS.brandEqual;
+  if (bp !== 0 && bo !== 0) return bp === bo || hasToken(p, bo) || member(o, bp) ? WEIGHTS.brandEqual : WEIGHTS.brandDifferent;
+  if ((bp !== 0 && member(o, bp)) || (bo !== 0 && hasToken(p, bo))) return WEIGHTS.brandEqual;
   if (bp === 0 && bo === 0 && p[LEAD_WORD] !== 0 && o[TOKENS] > 0 && p[LEAD_WORD] === o[HEADER]) return WEIGHTS.brandEqual;
   return 0;
 }
@@ -306,8 +314,8 @@ function popcount(x: number): number {
   return n;
 }
 
-/** False only when compareProfiles(a, b) is surely not `exact`; `cb` is b's compact form when the caller keeps it. */
-export function mayBeExact(a: MatchProfile, b: MatchProfile, cb: CompactProfile = compile(b)): boolean {
+/** False only when compareProfiles(a, b) is surely not `exact`, b given by its compact form. */
+export function mayBeExact(a: MatchProfile, cb: CompactProfile): boolean {
   if (a !== lastProfile) {
     lastProfile = a;
     lastCompiled = compile(a);
@@ -316,16 +324,13 @@ export function mayBeExact(a: MatchProfile, b: MatchProfile, cb: CompactProfile 
   const p = ca.h;
   const o = cb.h;
   const w = WEIGHTS;
-  // Everything but the title first: when even a perfect title overlap (containment and dice 1,
-  // nothing unmatched) cannot lift it to 0, the title is never looked at.
+  // Everything but the title first, cheapest first (the other's header, bloom filter and codes):
+  // when even a perfect title overlap (containment and dice 1, nothing unmatched) cannot lift the
+  // bound to 0, its title is never looked at.
+  const title = w.containment + w.dice;
   let z = w.bias + 2 * w.leadShared;
   if (p[GTIN] !== 0 && o[GTIN] !== 0) z += p[GTIN] === o[GTIN] ? w.gtinEqual : w.gtinDifferent;
   z += brandBound(p, o);
-  if (p[NUMBERS] > 0 || o[NUMBERS] > 0) {
-    const numbers = p[NUMBERS] > 0 && o[NUMBERS] > 0 ? numberAgreement(a.numbers, b.numbers) : 'partial';
-    const both = p[NUMBERS] > 0 && o[NUMBERS] > 0;
-    z += numbers === 'disjoint' ? w.numbersDisjoint : numbers === 'partial' ? (both ? w.numbersPartial : w.numbersOneSided) : 0;
-  }
   // Editions, offer kinds and platforms only lower the score: without masks they are bounded by 0.
   if (((p[FLAGS] | o[FLAGS]) & F_UNLISTED) === 0) {
     z += maskTerm(p[EDITIONS], o[EDITIONS], w.editionsDisjoint, w.editionsOneSided);
@@ -339,11 +344,18 @@ export function mayBeExact(a: MatchProfile, b: MatchProfile, cb: CompactProfile 
     z += w.priceLogRatio * Math.min(3, Math.abs(Math.log(pa / pb)));
   }
   z += codeBound(p, o);
-  if (z + w.containment + w.dice < -1e-6) return false;
-  sideBound(a, p, b, o);
+  if (z + title < -1e-6) return false;
+  // Version numbers only lower the score; they are compared on the profiles' strings.
+  if (p[NUMBERS] > 0 || o[NUMBERS] > 0) {
+    const both = p[NUMBERS] > 0 && o[NUMBERS] > 0;
+    const numbers = both ? numberAgreement(ca.numbers, cb.numbers) : 'partial';
+    z += numbers === 'disjoint' ? w.numbersDisjoint : numbers === 'partial' ? (both ? w.numbersPartial : w.numbersOneSided) : 0;
+    if (z + title < -1e-6) return false;
+  }
+  sideBound(ca, p, cb, o);
   const ta = sideTotal;
   const sa = sideShared;
-  sideBound(b, o, a, p);
+  sideBound(cb, o, ca, p);
   const tb = sideTotal;
   const sb = sideShared;
   if (ta !== 0 && tb !== 0) {

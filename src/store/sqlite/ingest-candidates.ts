@@ -1,24 +1,38 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { decodeProfile, encodeProfile, MAX_CANDIDATES, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
+import {
+  compactProfile, decodeProfile, encodeProfile, MAX_CANDIDATES, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
+} from '../../domain/matching/index.js';
 import { toListing, type ListingRow } from './rows.js';
 
 /** Ids kept per blocking key: the first MAX_CANDIDATES other than the listing asking, whoever asks. */
 const KEEP = MAX_CANDIDATES + 1;
 const POSTINGS_CACHE = 200_000;
-const PROFILE_CACHE = 100_000;
+const PROFILE_CACHE = 150_000;
+
+/**
+ * A remembered candidate: its group and the compact form chooseGroup rules most candidates out
+ * with; the full profile is decoded from its stored text only for the few it cannot.
+ */
+class Candidate implements GroupCandidate {
+  constructor(readonly id: number, readonly groupId: number, public compact: CompactProfile, private readonly text: string) {}
+
+  get profile(): MatchProfile {
+    return decodeProfile(this.text);
+  }
+}
 
 /**
  * Match candidates of the SQLite writer, read as the blocking index defines them: keys in the
  * order given (most selective first), per key the lowest listing ids, the first MAX_CANDIDATES
  * distinct listings that have a profile. What the writer reads again and again is kept in memory,
  * mirrored on every write it makes: the head of each key's posting list (only its first KEEP
- * ids, which later inserts with higher ids never change) and parsed profiles with their group.
+ * ids, which later inserts with higher ids never change) and candidates with their group.
  * Another writer's batch (seen by the writer through the event log) drops both.
  */
 export class MatchCandidates {
   private readonly postings = new Map<string, number[]>();
-  private readonly profiles = new Map<number, GroupCandidate>();
+  private readonly profiles = new Map<number, Candidate>();
   private readonly s: Record<'ids' | 'keysOf' | 'row' | 'listing' | 'setProfile', Statement>;
 
   constructor(db: Database) {
@@ -81,8 +95,9 @@ export class MatchCandidates {
     }
   }
 
-  remember(id: number, groupId: number, profile: MatchProfile): GroupCandidate {
-    const entry: GroupCandidate = { id, groupId, profile, compact: undefined };
+  /** `text` is encodeProfile(profile), as stored. */
+  remember(id: number, groupId: number, profile: MatchProfile, text: string): GroupCandidate {
+    const entry = new Candidate(id, groupId, compactProfile(profile), text);
     this.profiles.delete(id);
     if (this.profiles.size >= PROFILE_CACHE) this.profiles.delete(this.profiles.keys().next().value as number);
     this.profiles.set(id, entry);
@@ -104,12 +119,14 @@ export class MatchCandidates {
     if (hit) return hit;
     const row = this.s.row.get(id) as [number, string | null] | undefined;
     if (!row?.[1]) return null;
-    let profile = decodeProfile(row[1]);
+    let text = row[1];
+    let profile = decodeProfile(text);
     if (profile.v !== PROFILE_VERSION) {
       // Stored by an older matcher: rebuild from the listing and store it again.
       profile = profileOfListing(toListing(this.s.listing.get(id) as ListingRow));
-      this.s.setProfile.run(encodeProfile(profile), id);
+      text = encodeProfile(profile);
+      this.s.setProfile.run(text, id);
     }
-    return this.remember(id, row[0], profile);
+    return this.remember(id, row[0], profile, text);
   }
 }

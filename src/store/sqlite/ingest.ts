@@ -91,10 +91,10 @@ export class SqliteIngestWriter {
         if (!prev) id = ++lastId;
         const group = plan.regroup ? this.chooseGroup(id, plan.state, r.matchProfile) : null;
         if (!prev) {
-          this.s.insert.run(id, uuid, group ? group.groupId : 0, group ? encodeProfile(group.profile) : null, r.observedAt, ...values);
+          this.s.insert.run(id, uuid, group ? group.groupId : 0, group ? group.text : null, r.observedAt, ...values);
           inserted++;
         } else if (group) {
-          this.s.updateGrouped.run(...values, group.groupId, encodeProfile(group.profile), id);
+          this.s.updateGrouped.run(...values, group.groupId, group.text, id);
         } else {
           this.s.update.run(...values, id);
         }
@@ -128,11 +128,11 @@ export class SqliteIngestWriter {
     const profile = given ?? profileOfListing(s);
     const keys = blockingKeys(profile);
     const choice = chooseGroup(profile, this.candidates.find(id, keys));
-    return { groupId: choice?.groupId ?? id, profile, keys };
+    return { groupId: choice?.groupId ?? id, profile, keys, text: encodeProfile(profile) };
   }
 
   /** Stores the listing's blocking keys (replacing an existing listing's) and keeps its profile at hand. */
-  private index(id: number, g: { groupId: number; profile: MatchProfile; keys: string[] }, existing: boolean): void {
+  private index(id: number, g: { groupId: number; profile: MatchProfile; keys: string[]; text: string }, existing: boolean): void {
     if (existing) {
       this.candidates.removing(id);
       this.s.keysDelete.run(id);
@@ -141,6 +141,6 @@ export class SqliteIngestWriter {
       this.s.keyInsert.run(key, id);
       this.candidates.added(key, id);
     }
-    this.candidates.remember(id, g.groupId, g.profile);
+    this.candidates.remember(id, g.groupId, g.profile, g.text);
   }
 }
