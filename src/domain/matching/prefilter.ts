@@ -51,6 +51,19 @@ interface Compiled {
   brand: string | null;
   tokens: readonly string[];
   numbers: readonly string[];
+  // Header values and the bloom filter again as fields: the features tried first (and the bloom
+  // lookups that end most member tests) read only this object, not the array behind `h`.
+  brandHash: number;
+  gtin: number;
+  leadWord: number;
+  firstToken: number;
+  flags: number;
+  editions: number;
+  platforms: number;
+  offerKinds: number;
+  numberCount: number;
+  codeCount: number;
+  b0: number; b1: number; b2: number; b3: number; b4: number; b5: number; b6: number; b7: number;
 }
 
 /** The compact form of a profile, opaque to callers; a caller may keep it beside the profile. */
@@ -168,14 +181,33 @@ function compile(p: MatchProfile): Compiled {
   out[PLATFORMS] = platforms;
   out[OFFER_KINDS] = offers;
   out[NUMBERS] = p.numbers.length;
-  const c = { h: Int32Array.from(out), priceCents: p.priceCents, brand: p.brand, tokens: p.tokens, numbers: p.numbers };
+  const c: Compiled = {
+    h: Int32Array.from(out), priceCents: p.priceCents, brand: p.brand, tokens: p.tokens, numbers: p.numbers,
+    brandHash: out[BRAND], gtin: out[GTIN], leadWord: out[LEAD_WORD], firstToken: n > 0 ? out[HEADER] : 0, flags: out[FLAGS],
+    editions: out[EDITIONS], platforms: out[PLATFORMS], offerKinds: out[OFFER_KINDS], numberCount: out[NUMBERS], codeCount: out[CODE_COUNT],
+    b0: out[BLOOM], b1: out[BLOOM + 1], b2: out[BLOOM + 2], b3: out[BLOOM + 3], b4: out[BLOOM + 4], b5: out[BLOOM + 5], b6: out[BLOOM + 6], b7: out[BLOOM + 7],
+  };
   compiled.set(p, c);
   return c;
 }
 
-/** Whether x is a member (token or join hash) of the compact form o. */
-function member(o: Int32Array, x: number): boolean {
-  if (((o[BLOOM + ((x >>> 5) & 7)] >>> (x & 31)) & 1) === 0) return false;
+function bloomWord(c: Compiled, x: number): number {
+  switch ((x >>> 5) & 7) {
+    case 0: return c.b0;
+    case 1: return c.b1;
+    case 2: return c.b2;
+    case 3: return c.b3;
+    case 4: return c.b4;
+    case 5: return c.b5;
+    case 6: return c.b6;
+    default: return c.b7;
+  }
+}
+
+/** Whether x is a member (token or join hash) of the compact form c. */
+function member(c: Compiled, x: number): boolean {
+  if (((bloomWord(c, x) >>> (x & 31)) & 1) === 0) return false;
+  const o = c.h;
   const from = o[TABLE];
   const m = o[TABLE_SIZE] - 1;
   for (let at = x & m; ; at = (at + 1) & m) {
@@ -210,10 +242,11 @@ function isCodePrefix(o: Int32Array, x: number): boolean {
 }
 
 /** similarity.ts matchedIn for token i of p, on hashes: true whenever matchedIn is. */
-function mayMatch(p: Int32Array, at: number, o: Int32Array): boolean {
+function mayMatch(p: Int32Array, at: number, co: Compiled): boolean {
   const x = p[at];
-  if (member(o, x)) return true;
+  if (member(co, x)) return true;
   if ((p[at + 2] & T_CODE) === 0) return false;
+  const o = co.h;
   if (isCode(o, x)) return true;
   if (p[at + 3] !== 0 && isCodeStem(o, p[at + 3])) return true;
   if ((p[at + 2] & T_STRONG) === 0) return false; // shorter than 5
@@ -225,28 +258,31 @@ let sideTotal = 0;
 let sideShared = 0;
 
 /** similarity.ts `side` in tenths: the total exactly, the shared weight bounded from above. */
-function sideBound(a: Compiled, p: Int32Array, b: Compiled, o: Int32Array): void {
+function sideBound(a: Compiled, b: Compiled): void {
   let total = 0;
   let shared = 0;
-  const brand = o[BRAND];
-  const otherStrong = (o[FLAGS] & F_STRONG_CODES) !== 0;
+  const p = a.h;
+  const brand = b.brandHash;
+  const otherStrong = (b.flags & F_STRONG_CODES) !== 0;
   for (let i = 0, at = HEADER; i < p[TOKENS]; i += 1, at += TOKEN_WIDTH) {
     let w = p[at] === brand && brand !== 0 && a.tokens[i] === b.brand ? 5 : p[at + 1];
     if (!otherStrong && w > 10 && (p[at + 2] & (T_CODE | T_STRONG)) === (T_CODE | T_STRONG)) w = 10;
     total += w;
-    if (mayMatch(p, at, o)) shared += w;
+    if (mayMatch(p, at, b)) shared += w;
   }
   sideTotal = total;
   sideShared = shared;
 }
 
 /** Whether a strong code of p may be spelled across two words of o (codeInJoins); o's tokens count as joins too. */
-function mayJoin(p: Int32Array, o: Int32Array): boolean {
+function mayJoin(cp: Compiled, co: Compiled): boolean {
+  const p = cp.h;
+  const o = co.h;
   for (let j = 0, at = p[CODES]; j < p[CODE_COUNT]; j += 1, at += CODE_WIDTH) {
     if (p[at + 1] < 5) continue;
-    if (member(o, p[at]) || within(o, o[JOIN_PRE], o[JOIN_PRE] + o[JOIN_PRE_COUNT], p[at])) return true;
-    if (p[at + 2] !== 0 && member(o, p[at + 2])) return true;
-    for (let k = p[at + 3]; k < p[at + 4]; k += 1) if (member(o, p[k])) return true;
+    if (member(co, p[at]) || within(o, o[JOIN_PRE], o[JOIN_PRE] + o[JOIN_PRE_COUNT], p[at])) return true;
+    if (p[at + 2] !== 0 && member(co, p[at + 2])) return true;
+    for (let k = p[at + 3]; k < p[at + 4]; k += 1) if (member(co, p[k])) return true;
   }
   return false;
 }
@@ -263,7 +299,10 @@ function mayDesc(p: Int32Array, o: Int32Array): boolean {
 }
 
 /** The largest sum the code features can add (codeSignal + descriptionCodeShared). */
-function codeBound(p: Int32Array, o: Int32Array): number {
+function codeBound(cp: Compiled, co: Compiled): number {
+  if (cp.codeCount === 0 && co.codeCount === 0) return 0; // no codes, joins never start a match
+  const p = cp.h;
+  const o = co.h;
   let any = false;
   for (let i = 0, x = p[CODES]; i < p[CODE_COUNT]; i += 1, x += CODE_WIDTH) {
     for (let j = 0, y = o[CODES]; j < o[CODE_COUNT]; j += 1, y += CODE_WIDTH) {
@@ -274,9 +313,9 @@ function codeBound(p: Int32Array, o: Int32Array): number {
       any = true;
     }
   }
-  if (mayJoin(p, o) || mayJoin(o, p)) return WEIGHTS.codeSharedStrong;
-  const both = p[CODE_COUNT] > 0 && o[CODE_COUNT] > 0;
-  let none = (p[FLAGS] & o[FLAGS] & F_STRONG_CODES) !== 0 ? WEIGHTS.codeStrongConflict : both ? WEIGHTS.codeWeakConflict : 0;
+  if (mayJoin(cp, co) || mayJoin(co, cp)) return WEIGHTS.codeSharedStrong;
+  const both = cp.codeCount > 0 && co.codeCount > 0;
+  let none = (cp.flags & co.flags & F_STRONG_CODES) !== 0 ? WEIGHTS.codeStrongConflict : both ? WEIGHTS.codeWeakConflict : 0;
   if (mayDesc(p, o) || mayDesc(o, p)) none += WEIGHTS.codeSharedDescription;
   return any ? Math.max(WEIGHTS.codeSharedWeak, none) : none;
 }
@@ -291,12 +330,12 @@ function hasToken(p: Int32Array, x: number): boolean {
  * are looked up among its members (tokens and joins: a superset, so the bound only loosens), which
  * mostly ends at its bloom filter instead of walking its token records.
  */
-function brandBound(p: Int32Array, o: Int32Array): number {
-  const bp = p[BRAND];
-  const bo = o[BRAND];
-  if (bp !== 0 && bo !== 0) return bp === bo || hasToken(p, bo) || member(o, bp) ? WEIGHTS.brandEqual : WEIGHTS.brandDifferent;
-  if ((bp !== 0 && member(o, bp)) || (bo !== 0 && hasToken(p, bo))) return WEIGHTS.brandEqual;
-  if (bp === 0 && bo === 0 && p[LEAD_WORD] !== 0 && o[TOKENS] > 0 && p[LEAD_WORD] === o[HEADER]) return WEIGHTS.brandEqual;
+function brandBound(cp: Compiled, co: Compiled): number {
+  const bp = cp.brandHash;
+  const bo = co.brandHash;
+  if (bp !== 0 && bo !== 0) return bp === bo || hasToken(cp.h, bo) || member(co, bp) ? WEIGHTS.brandEqual : WEIGHTS.brandDifferent;
+  if ((bp !== 0 && member(co, bp)) || (bo !== 0 && hasToken(cp.h, bo))) return WEIGHTS.brandEqual;
+  if (bp === 0 && bo === 0 && cp.leadWord !== 0 && cp.leadWord === co.firstToken) return WEIGHTS.brandEqual;
   return 0;
 }
 
@@ -321,21 +360,19 @@ export function mayBeExact(a: MatchProfile, cb: CompactProfile): boolean {
     lastCompiled = compile(a);
   }
   const ca = lastCompiled!;
-  const p = ca.h;
-  const o = cb.h;
   const w = WEIGHTS;
-  // Everything but the title first, cheapest first (the other's header, bloom filter and codes):
-  // when even a perfect title overlap (containment and dice 1, nothing unmatched) cannot lift the
-  // bound to 0, its title is never looked at.
+  // Everything but the title first, cheapest first (fields of the two compact forms, then their
+  // codes): when even a perfect title overlap (containment and dice 1, nothing unmatched) cannot
+  // lift the bound to 0, the title is never looked at.
   const title = w.containment + w.dice;
   let z = w.bias + 2 * w.leadShared;
-  if (p[GTIN] !== 0 && o[GTIN] !== 0) z += p[GTIN] === o[GTIN] ? w.gtinEqual : w.gtinDifferent;
-  z += brandBound(p, o);
+  if (ca.gtin !== 0 && cb.gtin !== 0) z += ca.gtin === cb.gtin ? w.gtinEqual : w.gtinDifferent;
+  z += brandBound(ca, cb);
   // Editions, offer kinds and platforms only lower the score: without masks they are bounded by 0.
-  if (((p[FLAGS] | o[FLAGS]) & F_UNLISTED) === 0) {
-    z += maskTerm(p[EDITIONS], o[EDITIONS], w.editionsDisjoint, w.editionsOneSided);
-    z += w.offerKindsDiffer * Math.min(2, popcount(p[OFFER_KINDS] ^ o[OFFER_KINDS]));
-    z += maskTerm(p[PLATFORMS], o[PLATFORMS], w.platformsDisjoint, 0);
+  if (((ca.flags | cb.flags) & F_UNLISTED) === 0) {
+    z += maskTerm(ca.editions, cb.editions, w.editionsDisjoint, w.editionsOneSided);
+    z += w.offerKindsDiffer * Math.min(2, popcount(ca.offerKinds ^ cb.offerKinds));
+    z += maskTerm(ca.platforms, cb.platforms, w.platformsDisjoint, 0);
   }
   const pa = ca.priceCents;
   const pb = cb.priceCents;
@@ -343,19 +380,19 @@ export function mayBeExact(a: MatchProfile, cb: CompactProfile): boolean {
     z += 2 * Math.max(pa, pb) <= 5 * Math.min(pa, pb) ? w.priceOk : w.priceSuspicious;
     z += w.priceLogRatio * Math.min(3, Math.abs(Math.log(pa / pb)));
   }
-  z += codeBound(p, o);
+  z += codeBound(ca, cb);
   if (z + title < -1e-6) return false;
   // Version numbers only lower the score; they are compared on the profiles' strings.
-  if (p[NUMBERS] > 0 || o[NUMBERS] > 0) {
-    const both = p[NUMBERS] > 0 && o[NUMBERS] > 0;
+  if (ca.numberCount > 0 || cb.numberCount > 0) {
+    const both = ca.numberCount > 0 && cb.numberCount > 0;
     const numbers = both ? numberAgreement(ca.numbers, cb.numbers) : 'partial';
     z += numbers === 'disjoint' ? w.numbersDisjoint : numbers === 'partial' ? (both ? w.numbersPartial : w.numbersOneSided) : 0;
     if (z + title < -1e-6) return false;
   }
-  sideBound(ca, p, cb, o);
+  sideBound(ca, cb);
   const ta = sideTotal;
   const sa = sideShared;
-  sideBound(cb, o, ca, p);
+  sideBound(cb, ca);
   const tb = sideTotal;
   const sb = sideShared;
   if (ta !== 0 && tb !== 0) {
