@@ -1,12 +1,21 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import Big from 'big.js';
 import { discountPct, toMinor } from '../domain/money.js';
 import type { ListingState } from '../domain/ingest-rules.js';
 
+const slugs = new Map<string, string>();
+
 /** Lower-case kebab slug of a category name: "Home & Living" -> "home-living". */
 export function slugify(name: string): string {
-  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/&/g, ' ').replace(/[^a-z0-9\u0E00-\u0E7F]+/g, '-').replace(/^-+|-+$/g, '');
+  let slug = slugs.get(name);
+  if (slug === undefined) {
+    slug = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+      .replace(/&/g, ' ').replace(/[^a-z0-9\u0E00-\u0E7F]+/g, '-').replace(/^-+|-+$/g, '');
+    // Category names repeat on every listing; the memo stays small whatever the input.
+    if (slugs.size >= 10_000) slugs.clear();
+    slugs.set(name, slug);
+  }
+  return slug;
 }
 
 /** "|electronics|mobile phones|electronics|mobile-phones|": names and slugs of every level, for LIKE filters. */
@@ -17,7 +26,15 @@ export function categoryKey(path: string[] | null, category: string | null): str
   return `|${[...lower, ...names.map(slugify)].join('|')}|`;
 }
 
+// A lower-case ASCII host whose last label has a letter (so not an IPv4 address, which the URL
+// parser would rewrite) is what `new URL(url).hostname` returns for it, without the parser's cost.
+// A last label like "0x1f" is a hex number to the parser, and "xn--" labels are punycode it
+// validates, so those are left to it.
+const PLAIN_HOST = /^https?:\/\/((?:[a-z0-9-]+\.)*(?!0x[0-9a-f]*(?:[/?#]|$))[a-z0-9-]*[a-z][a-z0-9-]*)(?=[/?#]|$)/;
+
 export function domainOf(url: string): string | null {
+  const plain = PLAIN_HOST.exec(url);
+  if (plain && !plain[1].includes('xn--')) return plain[1].replace(/^www\./, '');
   try {
     return new URL(url).hostname.replace(/^www\./, '');
   } catch {
@@ -27,11 +44,21 @@ export function domainOf(url: string): string | null {
 
 /** Stable UUID (version 5 layout) from (source, sku): the same listing has the same UUID in every store. */
 export function listingUuid(source: string, sku: string): string {
-  const h = createHash('sha1').update(`catalog-listing\u0000${source}\u0000${sku}`).digest();
+  const text = `catalog-listing\u0000${source}\u0000${sku}`;
+  // crypto.hash (Node >= 20.12) is the one-shot form of the same digest.
+  const h = typeof crypto.hash === 'function' ? crypto.hash('sha1', text, 'buffer') : crypto.createHash('sha1').update(text).digest();
   h[6] = (h[6] & 0x0f) | 0x50;
   h[8] = (h[8] & 0x3f) | 0x80;
   const x = h.subarray(0, 16).toString('hex');
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+}
+
+const CENTS = /^(\d{1,13})\.(\d\d)$/;
+
+/** Integer SGD cents; an amount already written with two decimals is read off its digits. */
+function sgdMinor(amount: string): number {
+  const m = CENTS.exec(amount);
+  return m ? Number(m[1]) * 100 + Number(m[2]) : toMinor(new Big(amount), 'SGD');
 }
 
 /** Columns derived from a listing's state that exist only to be filtered or sorted on. */
@@ -42,6 +69,6 @@ export function derivedColumns(s: ListingState) {
     domain: domainOf(s.url),
     discountPct: discountPct(price, s.originalPrice ? new Big(s.originalPrice) : null),
     historyDiscountPct: discountPct(price, s.referencePrice ? new Big(s.referencePrice) : null),
-    priceSgdMinor: s.priceSgd ? toMinor(new Big(s.priceSgd), 'SGD') : 0,
+    priceSgdMinor: s.priceSgd ? sgdMinor(s.priceSgd) : 0,
   };
 }

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { blockingKeys, chooseGroup, encodeProfile, type MatchProfile } from '../../domain/matching/index.js';
+import { blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import { derivedColumns, listingUuid } from '../derived.js';
@@ -40,6 +40,7 @@ export class SqliteIngestWriter {
   private readonly s: Record<string, Statement>;
   private readonly run: (records: NormalizedRecord[]) => IngestBatchResult;
   private readonly candidates: MatchCandidates;
+  private readonly keyInserts: Statement[];
   /** The event log's head after our last batch: another writer moving it invalidates what we hold. */
   private lastEventSeen = -1;
 
@@ -57,12 +58,13 @@ export class SqliteIngestWriter {
       recent: db.prepare('SELECT price FROM observations WHERE listing_id = ? AND observed_at >= ? ORDER BY observed_at').pluck(),
       event: db.prepare('INSERT INTO events (kind, listing_id, payload, created_at) VALUES (?, ?, ?, ?)'),
       keysDelete: db.prepare('DELETE FROM block_keys WHERE listing_id = ?'),
-      keyInsert: db.prepare('INSERT OR IGNORE INTO block_keys (key, listing_id) VALUES (?, ?)'),
       maxId: db.prepare('SELECT coalesce(max(id), 0) FROM listings').pluck(),
       lastEvent: db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck(),
       count: db.prepare("UPDATE counters SET value = value + ? WHERE name = 'listings'"),
     };
     this.candidates = new MatchCandidates(db);
+    this.keyInserts = Array.from({ length: MAX_KEYS }, (_, i) =>
+      db.prepare(`INSERT OR IGNORE INTO block_keys (key, listing_id) VALUES ${Array.from({ length: i + 1 }, () => '(?, ?)').join(', ')}`));
     this.run = db.transaction((records: NormalizedRecord[]) => this.apply(records));
   }
 
@@ -137,10 +139,9 @@ export class SqliteIngestWriter {
       this.candidates.removing(id);
       this.s.keysDelete.run(id);
     }
-    for (const key of g.keys) {
-      this.s.keyInsert.run(key, id);
-      this.candidates.added(key, id);
-    }
+    // One statement for all of a listing's keys (blockingKeys gives at most MAX_KEYS, distinct).
+    if (g.keys.length) this.keyInserts[g.keys.length - 1].run(...g.keys.flatMap((k) => [k, id]));
+    for (const key of g.keys) this.candidates.added(key, id);
     this.candidates.remember(id, g.groupId, g.profile, g.text);
   }
 }

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import Big from 'big.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { toMinor } from '../../src/domain/money.js';
+import { derivedColumns, domainOf, listingUuid, slugify } from '../../src/store/derived.js';
+
+/** The definition the fast paths must agree with. */
+function domainByParser(url: string): string | null {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return null;
+  }
+}
+
+describe('derived columns', () => {
+  it('domainOf agrees with the URL parser', () => {
+    const urls = ['https://shopee.sg/x-i.1.2', 'http://www.lazada.com.my/products/a.html?x=1', 'https://WWW.Amazon.com/dp/B0', 'https://a.b.c',
+      'https://1.2.3.4/x', 'https://1.0x1a/', 'https://a.0x/', 'https://a.0xg/', 'https://host-/', 'https://a..b/', 'https://example.com./',
+      'https://a.com:8080/x', 'https://user@a.com/', 'https://xn--bcher-kva.example/', 'https://bücher.example/', ' https://a.com/',
+      'https://a.com#x', 'https://a.com?q', 'https://123/', 'https://0x/', 'https://a.09/', 'ftp://a.com/', 'notaurl', 'https://',
+      'https://a.b1/', 'https://1a.2b.3c/', 'https://-a.com/', 'https://xn--/', 'https://a.xn--abc/', 'https://xn--bcher-kva.com/'];
+    for (const url of urls) expect(domainOf(url), url).toBe(domainByParser(url));
+    const label = fc.stringMatching(/^[a-z0-9x-]{0,6}$/);
+    fc.assert(fc.property(fc.array(label, { minLength: 1, maxLength: 4 }), fc.constantFrom('', '/', '/p?q=1', '#f', ':80/'), (labels, rest) => {
+      const url = `https://${labels.join('.')}${rest}`;
+      expect(domainOf(url)).toBe(domainByParser(url));
+    }), { numRuns: 3000 });
+  });
+
+  it('slugify gives the same slug from its memo', () => {
+    for (const name of ['Home & Living', 'Điện thoại', 'เคส', 'T-Shirts', 'Home & Living']) {
+      expect(slugify(name)).toBe(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+        .replace(/&/g, ' ').replace(/[^a-z0-9\u0E00-\u0E7F]+/g, '-').replace(/^-+|-+$/g, ''));
+    }
+  });
+
+  it('SGD cents are read off two-decimal amounts exactly as Big computes them', () => {
+    fc.assert(fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.integer({ min: 0, max: 4 }), (units, decimals) => {
+      const text = decimals === 0 ? units.toString() : `${units / 10n ** BigInt(decimals)}.${(units % 10n ** BigInt(decimals)).toString().padStart(decimals, '0')}`;
+      const s = { price: '1.00', originalPrice: null, referencePrice: null, priceSgd: text, categoryPath: null, category: null, url: 'https://a.com/' };
+      expect(derivedColumns(s as never).priceSgdMinor).toBe(toMinor(new Big(text), 'SGD'));
+    }), { numRuns: 2000 });
+  });
+
+  it('listingUuid is the version-5 layout of a SHA-1 of (source, sku)', () => {
+    const h = createHash('sha1').update('catalog-listing\u0000shopee_sg\u0000123').digest();
+    h[6] = (h[6] & 0x0f) | 0x50;
+    h[8] = (h[8] & 0x3f) | 0x80;
+    const x = h.subarray(0, 16).toString('hex');
+    expect(listingUuid('shopee_sg', '123')).toBe(`${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`);
+  });
+});
