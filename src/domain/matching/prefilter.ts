@@ -63,6 +63,13 @@ interface Compiled {
   offerKinds: number;
   numberCount: number;
   codeCount: number;
+  descCount: number;
+  /** 64-bit filters: every code, code stem and code prefix; and the same of the strong codes only. */
+  codesLo: number; codesHi: number;
+  strongLo: number; strongHi: number;
+  /** Offsets in `h` of the member hashes (tokens, joins, joins' prefixes) as a plain list, and their 64-bit filter. */
+  membersAt: number; membersEnd: number;
+  membersLo: number; membersHi: number;
   b0: number; b1: number; b2: number; b3: number; b4: number; b5: number; b6: number; b7: number;
 }
 
@@ -169,6 +176,25 @@ function compile(p: MatchProfile): Compiled {
     out.push(x);
     if (x !== 0) out[BLOOM + ((x >>> 5) & 7)] |= 1 << (x & 31);
   }
+  // The joins' prefixes go into the member filter too: a code of the other listing spelled as a
+  // join plus letters is looked for only when the filter says it may be there.
+  for (let k = out[JOIN_PRE]; k < out[JOIN_PRE] + out[JOIN_PRE_COUNT]; k += 1) out[BLOOM + ((out[k] >>> 5) & 7)] |= 1 << (out[k] & 31);
+  const membersAt = out.length;
+  for (let i = 0; i < n; i += 1) out.push(out[tokenAt + i * TOKEN_WIDTH]);
+  for (const j of p.joins) out.push(hash(j));
+  for (let k = out[JOIN_PRE]; k < out[JOIN_PRE] + out[JOIN_PRE_COUNT]; k += 1) out.push(out[k]);
+  const membersEnd = out.length;
+  const members64 = [0, 0];
+  for (let k = membersAt; k < membersEnd; k += 1) members64[(out[k] >>> 31) & 1] |= 1 << ((out[k] >>> 26) & 31);
+  const codes = [0, 0];
+  const strong = [0, 0];
+  for (let i = 0, at = codeAt; i < p.codes.length; i += 1, at += CODE_WIDTH) {
+    const probes = [out[at], out[at + 2], ...out.slice(out[at + 3], out[at + 4])].filter((x) => x !== 0);
+    for (const x of probes) {
+      codes[(x >>> 31) & 1] |= 1 << ((x >>> 26) & 31);
+      if (out[at + 1] >= 5) strong[(x >>> 31) & 1] |= 1 << ((x >>> 26) & 31);
+    }
+  }
   const editions = editionBits.mask(p.editions);
   const platforms = platformBits.mask(p.platforms);
   const offers = offerBits.mask(p.offerKinds);
@@ -185,10 +211,17 @@ function compile(p: MatchProfile): Compiled {
     h: Int32Array.from(out), priceCents: p.priceCents, brand: p.brand, tokens: p.tokens, numbers: p.numbers,
     brandHash: out[BRAND], gtin: out[GTIN], leadWord: out[LEAD_WORD], firstToken: n > 0 ? out[HEADER] : 0, flags: out[FLAGS],
     editions: out[EDITIONS], platforms: out[PLATFORMS], offerKinds: out[OFFER_KINDS], numberCount: out[NUMBERS], codeCount: out[CODE_COUNT],
+    descCount: out[DESC_COUNT], codesLo: codes[0], codesHi: codes[1], strongLo: strong[0], strongHi: strong[1], membersAt, membersEnd,
+    membersLo: members64[0], membersHi: members64[1],
     b0: out[BLOOM], b1: out[BLOOM + 1], b2: out[BLOOM + 2], b3: out[BLOOM + 3], b4: out[BLOOM + 4], b5: out[BLOOM + 5], b6: out[BLOOM + 6], b7: out[BLOOM + 7],
   };
   compiled.set(p, c);
   return c;
+}
+
+/** Whether x may be among a 64-bit filter's hashes (lo, hi). */
+function in64(lo: number, hi: number, x: number): boolean {
+  return ((((x >>> 31) & 1) === 0 ? lo : hi) & (1 << ((x >>> 26) & 31))) !== 0;
 }
 
 function bloomWord(c: Compiled, x: number): number {
@@ -204,9 +237,13 @@ function bloomWord(c: Compiled, x: number): number {
   }
 }
 
+function bloomHas(c: Compiled, x: number): boolean {
+  return ((bloomWord(c, x) >>> (x & 31)) & 1) !== 0;
+}
+
 /** Whether x is a member (token or join hash) of the compact form c. */
 function member(c: Compiled, x: number): boolean {
-  if (((bloomWord(c, x) >>> (x & 31)) & 1) === 0) return false;
+  if (!bloomHas(c, x)) return false;
   const o = c.h;
   const from = o[TABLE];
   const m = o[TABLE_SIZE] - 1;
@@ -274,21 +311,42 @@ function sideBound(a: Compiled, b: Compiled): void {
   sideShared = shared;
 }
 
-/** Whether a strong code of p may be spelled across two words of o (codeInJoins); o's tokens count as joins too. */
+/**
+ * Whether a strong code of p may be spelled across two words of o (codeInJoins); o's tokens count
+ * as joins too. Everything of o is looked up through its member filter first.
+ */
 function mayJoin(cp: Compiled, co: Compiled): boolean {
   const p = cp.h;
   const o = co.h;
   for (let j = 0, at = p[CODES]; j < p[CODE_COUNT]; j += 1, at += CODE_WIDTH) {
     if (p[at + 1] < 5) continue;
-    if (member(co, p[at]) || within(o, o[JOIN_PRE], o[JOIN_PRE] + o[JOIN_PRE_COUNT], p[at])) return true;
+    const x = p[at];
+    if (bloomHas(co, x) && (member(co, x) || within(o, o[JOIN_PRE], o[JOIN_PRE] + o[JOIN_PRE_COUNT], x))) return true;
     if (p[at + 2] !== 0 && member(co, p[at + 2])) return true;
     for (let k = p[at + 3]; k < p[at + 4]; k += 1) if (member(co, p[k])) return true;
   }
   return false;
 }
 
-/** descHits on hashes. */
-function mayDesc(p: Int32Array, o: Int32Array): boolean {
+/** mayJoin(co, cp) from cp's side: only when one of cp's members passes co's strong-code filter is co read. */
+function mayJoinBack(co: Compiled, cp: Compiled): boolean {
+  if ((co.flags & F_STRONG_CODES) === 0) return false;
+  if (((co.strongLo & cp.membersLo) | (co.strongHi & cp.membersHi)) === 0) return false;
+  const p = cp.h;
+  for (let k = cp.membersAt; k < cp.membersEnd; k += 1) if (in64(co.strongLo, co.strongHi, p[k])) return mayJoin(co, cp);
+  return false;
+}
+
+/** descHits on hashes, the other's codes read only when its code filter allows a hit. */
+function mayDesc(cp: Compiled, co: Compiled): boolean {
+  if (cp.descCount === 0 || co.codeCount === 0) return false;
+  const p = cp.h;
+  const o = co.h;
+  let maybe = false;
+  for (let d = 0, at = p[DESC]; d < p[DESC_COUNT]; d += 1, at += 2) {
+    if (in64(co.codesLo, co.codesHi, p[at]) || (p[at + 1] !== 0 && in64(co.codesLo, co.codesHi, p[at + 1]))) maybe = true;
+  }
+  if (!maybe) return false;
   for (let d = 0, at = p[DESC]; d < p[DESC_COUNT]; d += 1, at += 2) {
     for (let j = 0, c = o[CODES]; j < o[CODE_COUNT]; j += 1, c += CODE_WIDTH) {
       if (p[at] === o[c]) return true;
@@ -304,7 +362,9 @@ function codeBound(cp: Compiled, co: Compiled): number {
   const p = cp.h;
   const o = co.h;
   let any = false;
-  for (let i = 0, x = p[CODES]; i < p[CODE_COUNT]; i += 1, x += CODE_WIDTH) {
+  // A pair of codes agrees through a shared code, stem or prefix hash, which both filters hold.
+  const pairs = cp.codeCount > 0 && co.codeCount > 0 && ((cp.codesLo & co.codesLo) | (cp.codesHi & co.codesHi)) !== 0;
+  for (let i = 0, x = p[CODES]; pairs && i < p[CODE_COUNT]; i += 1, x += CODE_WIDTH) {
     for (let j = 0, y = o[CODES]; j < o[CODE_COUNT]; j += 1, y += CODE_WIDTH) {
       const match = p[x] === o[y] || (p[x + 2] !== 0 && p[x + 2] === o[y + 2])
         || within(p, p[x + 3], p[x + 4], o[y]) || within(o, o[y + 3], o[y + 4], p[x]);
@@ -313,10 +373,10 @@ function codeBound(cp: Compiled, co: Compiled): number {
       any = true;
     }
   }
-  if (mayJoin(cp, co) || mayJoin(co, cp)) return WEIGHTS.codeSharedStrong;
+  if (mayJoin(cp, co) || mayJoinBack(co, cp)) return WEIGHTS.codeSharedStrong;
   const both = cp.codeCount > 0 && co.codeCount > 0;
   let none = (cp.flags & co.flags & F_STRONG_CODES) !== 0 ? WEIGHTS.codeStrongConflict : both ? WEIGHTS.codeWeakConflict : 0;
-  if (mayDesc(p, o) || mayDesc(o, p)) none += WEIGHTS.codeSharedDescription;
+  if (mayDesc(cp, co) || mayDesc(co, cp)) none += WEIGHTS.codeSharedDescription;
   return any ? Math.max(WEIGHTS.codeSharedWeak, none) : none;
 }
 

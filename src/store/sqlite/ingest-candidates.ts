@@ -10,15 +10,29 @@ const KEEP = MAX_CANDIDATES + 1;
 const POSTINGS_CACHE = 200_000;
 const PROFILE_CACHE = 150_000;
 
+const DECODED_CACHE = 20_000;
+
 /**
  * A remembered candidate: its group and the compact form chooseGroup rules most candidates out
- * with; the full profile is decoded from its stored text only for the few it cannot.
+ * with; the full profile is decoded from its stored text only for the few it cannot (and the
+ * last DECODED_CACHE of those are kept: one product's listings meet again and again).
  */
 class Candidate implements GroupCandidate {
-  constructor(readonly id: number, readonly groupId: number, public compact: CompactProfile, private readonly text: string) {}
+  constructor(
+    readonly id: number, readonly groupId: number, public compact: CompactProfile, private readonly text: string,
+    private readonly decoded: Map<number, MatchProfile>,
+  ) {}
 
   get profile(): MatchProfile {
-    return decodeProfile(this.text);
+    let p = this.decoded.get(this.id);
+    if (p) {
+      this.decoded.delete(this.id);
+    } else {
+      p = decodeProfile(this.text);
+      if (this.decoded.size >= DECODED_CACHE) this.decoded.delete(this.decoded.keys().next().value as number);
+    }
+    this.decoded.set(this.id, p);
+    return p;
   }
 }
 
@@ -33,6 +47,7 @@ class Candidate implements GroupCandidate {
 export class MatchCandidates {
   private readonly postings = new Map<string, number[]>();
   private readonly profiles = new Map<number, Candidate>();
+  private readonly decoded = new Map<number, MatchProfile>();
   private readonly s: Record<'ids' | 'keysOf' | 'row' | 'listing' | 'setProfile', Statement>;
 
   constructor(db: Database) {
@@ -48,6 +63,7 @@ export class MatchCandidates {
   clear(): void {
     this.postings.clear();
     this.profiles.clear();
+    this.decoded.clear();
   }
 
   /** The listings `keys` find for listing `self`, in ascending id order (as chooseGroup is given them). */
@@ -97,7 +113,8 @@ export class MatchCandidates {
 
   /** `text` is encodeProfile(profile), as stored. */
   remember(id: number, groupId: number, profile: MatchProfile, text: string): GroupCandidate {
-    const entry = new Candidate(id, groupId, compactProfile(profile), text);
+    this.decoded.delete(id);
+    const entry = new Candidate(id, groupId, compactProfile(profile), text, this.decoded);
     this.profiles.delete(id);
     if (this.profiles.size >= PROFILE_CACHE) this.profiles.delete(this.profiles.keys().next().value as number);
     this.profiles.set(id, entry);
