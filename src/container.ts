@@ -78,7 +78,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
   const oauth = new OAuthService(store.oauth, keys, quota, clock);
   auth.use(oauth.verifier());
   const now = () => clock.now();
-  const searchIndex = config.searchIndex ? new IndexedSearch(store.catalog, store.events) : null;
+  const searchIndex = config.searchIndex ? new IndexedSearch(store.catalog, store.events, { headEverySearch: store.kind === 'sqlite' }) : null;
   const catalog = new CatalogService(store.catalog, fx, now, searchIndex);
   const cache = new ResponseCache();
   const tail = new EventTail(store.events);
@@ -92,6 +92,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
     catalog.invalidate();
   });
   const writes = withIngestHook(store.catalog, () => {
+    searchIndex?.markStale();
     void tail.poke();
     void bus.publish({ type: 'events' });
   });

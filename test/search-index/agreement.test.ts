@@ -123,6 +123,19 @@ describe('the index follows the store', () => {
     expect(await ix.search(q)).toEqual({ ids: (await s.catalog.search(q)).listings.map((l) => l.id), total: 1, facets: (await s.catalog.search(q)).facets });
   });
 
+  it('without a head read per search: its own writes at once (marked), others once the tail catches it up', async () => {
+    const lazy = new IndexedSearch(s.catalog, s.events, { headEverySearch: false });
+    await lazy.build();
+    const total = async (text: string) => (await lazy.search({ text, filter: {}, sort: 'relevance', limit: 5, offset: 0 }))!.total;
+    await ingest(s, [rec({ sku: 'L1', title: 'Lazy blender one', brand: 'Bosch' })]);
+    expect(await total('blender')).toBe(0);
+    lazy.markStale();
+    expect(await total('blender')).toBe(1);
+    await ingest(s, [rec({ sku: 'L2', title: 'Lazy blender two', brand: 'Bosch' })]);
+    void lazy.catchUp();
+    expect(await total('blender')).toBe(2);
+  });
+
   it('ranks the same as the store after many changes', async () => {
     const more = Array.from({ length: 300 }, (_, i) => rec({
       sku: `M${i}`, title: `${['Philips', 'Sony', 'Samsung'][i % 3]} ${['Kettle', 'Jug', 'Speaker', 'Phone'][i % 4]} model ${i % 17} ${i % 2 ? 'black' : ''}`,

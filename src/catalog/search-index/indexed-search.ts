@@ -23,7 +23,21 @@ export class IndexedSearch {
   private status: IndexState = 'off';
   private following: Promise<void> | null = null;
 
-  constructor(private readonly catalog: CatalogStore, private readonly events: EventLogStore) {}
+  /** This process wrote since the index last read the log's head. */
+  private stale = false;
+
+  /**
+   * `headEverySearch`: read the log's newest id before every search (cheap on the embedded store, so
+   * a CLI import beside the server is searchable at once). Without it (PostgreSQL, where it costs a
+   * round trip) a search waits only for this process's own writes and for a catch-up under way;
+   * other writers reach the index through the event tail (its poll, or at once via Redis).
+   */
+  constructor(private readonly catalog: CatalogStore, private readonly events: EventLogStore, private readonly opts = { headEverySearch: true }) {}
+
+  /** This process committed events: the next search reads the head first. */
+  markStale(): void {
+    this.stale = true;
+  }
 
   get state(): IndexState {
     return this.status;
@@ -64,6 +78,11 @@ export class IndexedSearch {
 
   async search(q: SearchQuery): Promise<IndexAnswer | null> {
     if (this.status !== 'ready' || q.filter.ids || q.filter.checkedSince) return null;
+    if (!this.opts.headEverySearch && !this.stale) {
+      if (this.following) await this.following;
+      return this.index.search(q);
+    }
+    this.stale = false;
     const head = await this.events.lastId();
     if (head - this.position > INLINE_LAG) {
       void this.catchUp().catch(() => undefined);
