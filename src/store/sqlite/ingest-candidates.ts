@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
 import {
-  compactProfile, decodeProfile, encodeProfile, MAX_CANDIDATES, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
+  compactProfile, decodeProfile, encodeProfile, MAX_CANDIDATES, MAX_KEYS, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
 } from '../../domain/matching/index.js';
 import { toListing, type ListingRow } from './rows.js';
 
@@ -36,6 +36,43 @@ class Candidate implements GroupCandidate {
   }
 }
 
+/** A set of listing ids for one lookup: open addressing over typed arrays, cleared by a generation stamp. */
+class IdSet {
+  private readonly ids: Int32Array;
+  private readonly stamps: Int32Array;
+  private readonly shift: number;
+  private stamp = 1;
+
+  constructor(atLeast: number) {
+    let bits = 6;
+    while (1 << bits < atLeast) bits++;
+    this.ids = new Int32Array(1 << bits);
+    this.stamps = new Int32Array(1 << bits);
+    this.shift = 32 - bits;
+  }
+
+  clear(): void {
+    this.stamp = (this.stamp + 1) | 0;
+    if (this.stamp === 0) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+  }
+
+  /** False when id was added since the last clear. */
+  add(id: number): boolean {
+    const mask = this.ids.length - 1;
+    for (let at = Math.imul(id, 0x9e3779b1) >>> this.shift; ; at = (at + 1) & mask) {
+      if (this.stamps[at] !== this.stamp) {
+        this.stamps[at] = this.stamp;
+        this.ids[at] = id;
+        return true;
+      }
+      if (this.ids[at] === id) return false;
+    }
+  }
+}
+
 /**
  * Match candidates of the SQLite writer, read as the blocking index defines them: keys in the
  * order given (most selective first), per key the lowest listing ids, the first MAX_CANDIDATES
@@ -48,6 +85,7 @@ export class MatchCandidates {
   private readonly postings = new Map<string, number[]>();
   private readonly profiles = new Map<number, Candidate>();
   private readonly decoded = new Map<number, MatchProfile>();
+  private readonly seen = new IdSet(4 * MAX_KEYS * KEEP);
   private readonly s: Record<'ids' | 'keysOf' | 'row' | 'listing' | 'setProfile', Statement>;
 
   constructor(db: Database) {
@@ -68,7 +106,7 @@ export class MatchCandidates {
 
   /** The listings `keys` find for listing `self`, in ascending id order (as chooseGroup is given them). */
   find(self: number, keys: readonly string[]): GroupCandidate[] {
-    const seen = new Set<number>();
+    this.seen.clear();
     const out: GroupCandidate[] = [];
     for (const key of keys) {
       if (out.length >= MAX_CANDIDATES) break;
@@ -76,8 +114,7 @@ export class MatchCandidates {
       for (const cid of this.head(key)) {
         if (cid === self) continue;
         if (taken++ >= MAX_CANDIDATES || out.length >= MAX_CANDIDATES) break;
-        if (seen.has(cid)) continue;
-        seen.add(cid);
+        if (!this.seen.add(cid)) continue;
         const c = this.candidate(cid);
         if (c) out.push(c);
       }
