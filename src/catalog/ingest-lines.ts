@@ -1,8 +1,10 @@
 import type { Readable } from 'node:stream';
 import split2 from 'split2';
 import type { RateTable } from '../domain/fx.js';
-import type { NormalizedRecord } from '../domain/ingest-record.js';
+import type { NormalizedRecord, PreparedRecord } from '../domain/ingest-record.js';
 import { profileOfListing } from '../domain/listing-profile.js';
+import { blockingKeys, compactProfile, encodeProfile } from '../domain/matching/index.js';
+import { listingUuid } from '../store/derived.js';
 import { normalizeRecord, type Rejection } from './normalize.js';
 
 export const MAX_LINE_BYTES = 1_000_000;
@@ -21,8 +23,13 @@ export interface ParseOptions {
   batchSize: number;
   rates: RateTable;
   now: () => Date;
-  /** Attach each record's matching profile (done where parsing runs beside the writer). */
-  profiles: boolean;
+  /** Attach what the writer would derive for matching (done where parsing runs beside the writer). */
+  prepare: boolean;
+}
+
+function prepare(r: NormalizedRecord): PreparedRecord {
+  const profile = profileOfListing(r);
+  return { uuid: listingUuid(r.source, r.sku), profile, profileText: encodeProfile(profile), keys: blockingKeys(profile), compact: compactProfile(profile) };
 }
 
 /**
@@ -58,7 +65,7 @@ export async function* parseLines(input: Readable, opts: ParseOptions): AsyncGen
         const n = normalizeRecord(raw, lineNo, opts.rates, opts.now());
         if (!n.ok) batch.rejections.push(n.rejection);
         else {
-          if (opts.profiles) n.record.matchProfile = profileOfListing(n.record);
+          if (opts.prepare) n.record.prepared = prepare(n.record);
           batch.records.push(n.record);
         }
       }

@@ -42,7 +42,7 @@ export class IngestService {
     const summary: IngestSummary = { lines: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [], events: 0 };
     const batches = opts.parallel && !opts.now && parallelAvailable()
       ? parseInWorker(input, batchSize, this.rates())
-      : parseLines(input, { batchSize, rates: this.rates(), now: opts.now ?? (() => new Date()), profiles: false });
+      : parseLines(input, { batchSize, rates: this.rates(), now: opts.now ?? (() => new Date()), prepare: false });
     for await (const b of batches) {
       summary.lines += b.lines;
       summary.rejected += b.rejections.length;

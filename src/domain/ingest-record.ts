@@ -1,5 +1,5 @@
 import type { Listing, StockStatus } from './listing.js';
-import type { MatchProfile } from './matching/index.js';
+import type { CompactProfile, MatchProfile } from './matching/index.js';
 
 /**
  * An ingest record after validation and normalization: every field typed, money exact, the
@@ -14,12 +14,22 @@ export interface NormalizedRecord extends Omit<Listing,
   /** SGD price in integer cents: exact ordering and range filters. */
   priceSgdMinor: number;
   observedAt: string;
-  /**
-   * The matching profile of the listing this record describes (`profileOfListing` of its fields),
-   * when the caller built it already, e.g. off the writer's thread. A store may use it instead of
-   * building its own; it never changes a decision.
-   */
-  matchProfile?: MatchProfile;
+  /** Work done for the writer ahead of time, e.g. off its thread; it never changes a decision. */
+  prepared?: PreparedRecord;
+}
+
+/** What a writer would derive from a record for matching, each field exactly as it would. */
+export interface PreparedRecord {
+  /** The listing's UUID (a function of source and sku). */
+  uuid: string;
+  /** profileOfListing of the record's fields. */
+  profile: MatchProfile;
+  /** encodeProfile(profile), as stored. */
+  profileText: string;
+  /** blockingKeys(profile). */
+  keys: string[];
+  /** compactProfile(profile). */
+  compact: CompactProfile;
 }
 
 export const STOCK_STATUSES: StockStatus[] = ['in_stock', 'low_stock', 'out_of_stock', 'pre_order'];

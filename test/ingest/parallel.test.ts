@@ -4,6 +4,8 @@ import { shippedRates } from '../../src/catalog/fx-service.js';
 import { MAX_LINE_BYTES, parseLines, type ParsedBatch } from '../../src/catalog/ingest-lines.js';
 import { parseInWorker } from '../../src/catalog/ingest-parallel.js';
 import { profileOfListing } from '../../src/domain/listing-profile.js';
+import { blockingKeys, compactProfile, decodeProfile } from '../../src/domain/matching/index.js';
+import { listingUuid } from '../../src/store/derived.js';
 import { rec } from '../helpers/records.js';
 
 // The worker runs the TypeScript sources here, as the compiled build runs ingest-worker.js.
@@ -30,14 +32,20 @@ function input(): string[] {
 describe('parsing in a worker thread', () => {
   it('yields the batches parseLines yields, profiles included', async () => {
     const text = input().join('\n') + '\n';
-    const here = await all(parseLines(Readable.from([text]), { batchSize: 50, rates, now: () => new Date(), profiles: true }));
+    const here = await all(parseLines(Readable.from([text]), { batchSize: 50, rates, now: () => new Date(), prepare: true }));
     // Small chunks: lines cross chunk boundaries.
     const chunks = text.match(/[\s\S]{1,997}/g)!.map((c) => Buffer.from(c));
     const there = await all(parseInWorker(Readable.from(chunks), 50, rates, runner));
     expect(stable(there)).toEqual(stable(here));
     expect(there.reduce((n, b) => n + b.records.length, 0)).toBeGreaterThan(200);
     expect(there.flatMap((b) => b.rejections).length).toBeGreaterThan(5);
-    for (const r of there.flatMap((b) => b.records)) expect(r.matchProfile).toEqual(profileOfListing(r));
+    for (const r of there.flatMap((b) => b.records)) {
+      expect(r.prepared!.profile).toEqual(profileOfListing(r));
+      expect(r.prepared!.keys).toEqual(blockingKeys(r.prepared!.profile));
+      expect(decodeProfile(r.prepared!.profileText)).toEqual(r.prepared!.profile);
+      expect(r.prepared!.uuid).toBe(listingUuid(r.source, r.sku));
+      expect(r.prepared!.compact.h).toEqual(compactProfile(r.prepared!.profile).h);
+    }
   }, 20_000);
 
   it('keeps going when a batch holds more input than may be in flight, and when the writer is slow', async () => {

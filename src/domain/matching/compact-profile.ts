@@ -99,6 +99,14 @@ function wordMask(values: readonly string[]): number {
 }
 
 /** The compact form of p (built once per profile object). */
+/**
+ * Takes c as p's compact form, e.g. one built by another thread from an equal profile (it is the
+ * same: building it depends on nothing but the profile).
+ */
+export function adoptCompact(p: MatchProfile, c: CompactProfile): void {
+  if (!compiled.has(p)) compiled.set(p, c);
+}
+
 export function compactProfile(p: MatchProfile): CompactProfile {
   return compile(p);
 }

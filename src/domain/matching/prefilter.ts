@@ -16,7 +16,7 @@ import { WEIGHTS } from './score.js';
 import { numberAgreement } from './signals.js';
 import type { MatchProfile } from './types.js';
 
-export { compactProfile, type CompactProfile };
+export { adoptCompact, compactProfile, type CompactProfile } from './compact-profile.js';
 
 // chooseGroup compares one profile with many: its compact form is kept at hand.
 let lastProfile: MatchProfile | null = null;

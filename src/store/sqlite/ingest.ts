@@ -1,8 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
+import { adoptCompact, blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
-import type { NormalizedRecord } from '../../domain/ingest-record.js';
+import type { NormalizedRecord, PreparedRecord } from '../../domain/ingest-record.js';
 import { derivedColumns, listingUuid } from '../derived.js';
 import type { IngestBatchResult } from '../types.js';
 import { MatchCandidates } from './ingest-candidates.js';
@@ -85,13 +85,13 @@ export class SqliteIngestWriter {
       const recent = prev && prev.price !== r.price ? this.recentPrices(prev.id, r.observedAt) : [];
       const plan = planIngest(prev, r, recent);
       let id = prev?.id ?? 0;
-      const uuid = prev?.uuid ?? listingUuid(r.source, r.sku);
+      const uuid = prev?.uuid ?? r.prepared?.uuid ?? listingUuid(r.source, r.sku);
       if (plan.state && plan.outcome === 'unchanged') {
         this.s.touch.run(plan.state.lastCheckedAt, id);
       } else if (plan.state) {
         const values = stateValues(plan.state);
         if (!prev) id = ++lastId;
-        const group = plan.regroup ? this.chooseGroup(id, plan.state, r.matchProfile) : null;
+        const group = plan.regroup ? this.chooseGroup(id, plan.state, r.prepared) : null;
         if (!prev) {
           this.s.insert.run(id, uuid, group ? group.groupId : 0, group ? group.text : null, r.observedAt, ...values);
           inserted++;
@@ -125,12 +125,13 @@ export class SqliteIngestWriter {
   }
 
   /** The group a listing joins (its own id for a new group), from the candidates its blocking keys find. */
-  private chooseGroup(id: number, s: ListingState, given: MatchProfile | undefined) {
-    // A profile built from the record (off the writer's thread) is the state's: the matched fields come from the record.
-    const profile = given ?? profileOfListing(s);
-    const keys = blockingKeys(profile);
+  private chooseGroup(id: number, s: ListingState, prepared: PreparedRecord | undefined) {
+    // What was prepared from the record (off the writer's thread) is the state's: the matched fields come from the record.
+    if (prepared) adoptCompact(prepared.profile, prepared.compact);
+    const profile = prepared?.profile ?? profileOfListing(s);
+    const keys = prepared?.keys ?? blockingKeys(profile);
     const choice = chooseGroup(profile, this.candidates.find(id, keys));
-    return { groupId: choice?.groupId ?? id, profile, keys, text: encodeProfile(profile) };
+    return { groupId: choice?.groupId ?? id, profile, keys, text: prepared?.profileText ?? encodeProfile(profile) };
   }
 
   /** Stores the listing's blocking keys (replacing an existing listing's) and keeps its profile at hand. */
