@@ -3,7 +3,7 @@ import split2 from 'split2';
 import type { RateTable } from '../domain/fx.js';
 import type { NormalizedRecord, PreparedRecord } from '../domain/ingest-record.js';
 import { profileOfListing } from '../domain/listing-profile.js';
-import { blockingKeys, compactProfile, encodeProfile } from '../domain/matching/index.js';
+import { blockingKeys, compactProfile, encodeProfile, type MatchProfile } from '../domain/matching/index.js';
 import { listingUuid } from '../store/derived.js';
 import { normalizeRecord, type Rejection } from './normalize.js';
 
@@ -27,9 +27,8 @@ export interface ParseOptions {
   prepare: boolean;
 }
 
-function prepare(r: NormalizedRecord): PreparedRecord {
-  const profile = profileOfListing(r);
-  return { uuid: listingUuid(r.source, r.sku), profile, profileText: encodeProfile(profile), keys: blockingKeys(profile), compact: compactProfile(profile) };
+function prepare(r: NormalizedRecord, profile: MatchProfile): PreparedRecord {
+  return { uuid: listingUuid(r.source, r.sku), profileText: encodeProfile(profile), keys: blockingKeys(profile), compact: compactProfile(profile) };
 }
 
 /**
@@ -65,7 +64,10 @@ export async function* parseLines(input: Readable, opts: ParseOptions): AsyncGen
         const n = normalizeRecord(raw, lineNo, opts.rates, opts.now());
         if (!n.ok) batch.rejections.push(n.rejection);
         else {
-          if (opts.prepare) n.record.prepared = prepare(n.record);
+          if (opts.prepare) {
+            n.record.matchProfile = profileOfListing(n.record);
+            n.record.prepared = prepare(n.record, n.record.matchProfile);
+          }
           batch.records.push(n.record);
         }
       }

@@ -14,21 +14,25 @@ export interface NormalizedRecord extends Omit<Listing,
   /** SGD price in integer cents: exact ordering and range filters. */
   priceSgdMinor: number;
   observedAt: string;
-  /** Work done for the writer ahead of time, e.g. off its thread; it never changes a decision. */
+  /**
+   * The matching profile of the listing this record describes (`profileOfListing` of its fields),
+   * when the caller built it already, e.g. off the writer's thread. A store may use it instead of
+   * building its own; it never changes a decision.
+   */
+  matchProfile?: MatchProfile;
+  /** More work done for a writer ahead of time, from `matchProfile`; it never changes a decision either. */
   prepared?: PreparedRecord;
 }
 
-/** What a writer would derive from a record for matching, each field exactly as it would. */
+/** What a writer would derive from a record and its matchProfile, each field exactly as it would. */
 export interface PreparedRecord {
   /** The listing's UUID (a function of source and sku). */
   uuid: string;
-  /** profileOfListing of the record's fields. */
-  profile: MatchProfile;
-  /** encodeProfile(profile), as stored. */
+  /** encodeProfile(matchProfile), as stored. */
   profileText: string;
-  /** blockingKeys(profile). */
+  /** blockingKeys(matchProfile). */
   keys: string[];
-  /** compactProfile(profile). */
+  /** compactProfile(matchProfile). */
   compact: CompactProfile;
 }
 

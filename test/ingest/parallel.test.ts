@@ -40,11 +40,11 @@ describe('parsing in a worker thread', () => {
     expect(there.reduce((n, b) => n + b.records.length, 0)).toBeGreaterThan(200);
     expect(there.flatMap((b) => b.rejections).length).toBeGreaterThan(5);
     for (const r of there.flatMap((b) => b.records)) {
-      expect(r.prepared!.profile).toEqual(profileOfListing(r));
-      expect(r.prepared!.keys).toEqual(blockingKeys(r.prepared!.profile));
-      expect(decodeProfile(r.prepared!.profileText)).toEqual(r.prepared!.profile);
+      expect(r.matchProfile).toEqual(profileOfListing(r));
+      expect(r.prepared!.keys).toEqual(blockingKeys(r.matchProfile!));
+      expect(decodeProfile(r.prepared!.profileText)).toEqual(r.matchProfile);
       expect(r.prepared!.uuid).toBe(listingUuid(r.source, r.sku));
-      expect(r.prepared!.compact.h).toEqual(compactProfile(r.prepared!.profile).h);
+      expect(r.prepared!.compact.h).toEqual(compactProfile(r.matchProfile!).h);
     }
   }, 20_000);
 

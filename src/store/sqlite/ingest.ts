@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
 import { adoptCompact, blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
-import type { NormalizedRecord, PreparedRecord } from '../../domain/ingest-record.js';
+import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import { derivedColumns, listingUuid } from '../derived.js';
 import type { IngestBatchResult } from '../types.js';
 import { MatchCandidates } from './ingest-candidates.js';
@@ -91,7 +91,7 @@ export class SqliteIngestWriter {
       } else if (plan.state) {
         const values = stateValues(plan.state);
         if (!prev) id = ++lastId;
-        const group = plan.regroup ? this.chooseGroup(id, plan.state, r.prepared) : null;
+        const group = plan.regroup ? this.chooseGroup(id, plan.state, r) : null;
         if (!prev) {
           this.s.insert.run(id, uuid, group ? group.groupId : 0, group ? group.text : null, r.observedAt, ...values);
           inserted++;
@@ -125,10 +125,11 @@ export class SqliteIngestWriter {
   }
 
   /** The group a listing joins (its own id for a new group), from the candidates its blocking keys find. */
-  private chooseGroup(id: number, s: ListingState, prepared: PreparedRecord | undefined) {
+  private chooseGroup(id: number, s: ListingState, r: NormalizedRecord) {
     // What was prepared from the record (off the writer's thread) is the state's: the matched fields come from the record.
-    if (prepared) adoptCompact(prepared.profile, prepared.compact);
-    const profile = prepared?.profile ?? profileOfListing(s);
+    const prepared = r.matchProfile ? r.prepared : undefined;
+    const profile = r.matchProfile ?? profileOfListing(s);
+    if (prepared) adoptCompact(profile, prepared.compact);
     const keys = prepared?.keys ?? blockingKeys(profile);
     const choice = chooseGroup(profile, this.candidates.find(id, keys));
     return { groupId: choice?.groupId ?? id, profile, keys, text: prepared?.profileText ?? encodeProfile(profile) };
