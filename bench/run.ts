@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { generateDemoRecords } from '../src/catalog/demo/generate.js';
+import { queryMix } from './query-mix.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,18 +45,6 @@ async function generate(): Promise<{ skus: string[]; titles: string[] }> {
   }
   await new Promise<void>((res) => stream.end(() => res()));
   return { skus, titles };
-}
-
-/** One- to three-word queries: the 4 commonest title words (each in >10% of titles when the catalog has them), 4 mid, 4 pairs/triples. */
-function queryMix(titles: string[]): string[] {
-  const df = new Map<string, number>();
-  for (const t of titles) for (const w of new Set(t.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? [])) df.set(w, (df.get(w) ?? 0) + 1);
-  const byFreq = [...df.entries()].sort((a, b) => b[1] - a[1]);
-  const common = byFreq.slice(0, 4).map(([w]) => w);
-  const mid = byFreq.slice(Math.floor(byFreq.length * 0.05), Math.floor(byFreq.length * 0.05) + 4).map(([w]) => w);
-  const multi = titles.slice(0, 4).map((t, i) => (t.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? []).slice(0, 2 + (i % 2)).join(' '));
-  console.log(`query mix: common ${common.map((w) => `${w} (${Math.round((df.get(w)! / titles.length) * 100)}%)`).join(', ')}; mid ${mid.join(', ')}; multi ${multi.join(' | ')}`);
-  return [...common, ...mid, ...multi];
 }
 
 const PG_SCHEMA = `bench_${process.pid}`;
@@ -135,7 +124,7 @@ async function main() {
   const ids = Array.from({ length: 2000 }, (_, i) => `/v1/products/${1 + ((i * 7919) % maxId)}`);
   const skuPaths = skus.map((s) => `/v1/products/${encodeURIComponent(s)}?nc=${Math.random().toString(36).slice(2, 6)}`);
   const listing = Array.from({ length: 200 }, (_, i) => `/v1/products?limit=20&offset=${i * 20}`);
-  const search = queryMix(titles).map((q) => `/v1/search?q=${encodeURIComponent(q)}&limit=20`);
+  const search = queryMix(titles).all.map((q) => `/v1/search?q=${encodeURIComponent(q)}&limit=20`);
 
   const bare = Fastify();
   const kb = { data: 'x'.repeat(1000) };

@@ -12,6 +12,7 @@ import { SearchIndex } from '../src/catalog/search-index/search-index.js';
 import { shippedRates } from '../src/catalog/fx-service.js';
 import type { Listing } from '../src/domain/listing.js';
 import type { SearchQuery } from '../src/store/types.js';
+import { queryMix } from './query-mix.js';
 
 const { values: args } = parseArgs({ options: { listings: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' } } });
 const N = Number(args.listings);
@@ -39,12 +40,7 @@ global.gc?.();
 const mem = process.memoryUsage();
 console.log(`built ${index.size} listings in ${(buildMs / 1000).toFixed(1)} s (generation and normalization included); heap ${Math.round(mem.heapUsed / 2 ** 20)} MB, array buffers ${Math.round(mem.arrayBuffers / 2 ** 20)} MB, RSS ${Math.round(mem.rss / 2 ** 20)} MB`);
 
-const df = new Map<string, number>();
-for (const t of titles) for (const w of new Set(t.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? [])) df.set(w, (df.get(w) ?? 0) + 1);
-const byFreq = [...df.entries()].sort((a, b) => b[1] - a[1]);
-const common = byFreq.slice(0, 4).map(([w]) => w);
-const mid = byFreq.slice(Math.floor(byFreq.length * 0.05), Math.floor(byFreq.length * 0.05) + 4).map(([w]) => w);
-const multi = titles.slice(0, 4).map((t, i) => (t.toLowerCase().match(/[a-z][a-z0-9]{2,}/g) ?? []).slice(0, 2 + (i % 2)).join(' '));
+const { common, mid, multi } = queryMix(titles);
 const pairs = [`${common[0]} ${common[1]}`, `${common[2]} ${common[3]}`];
 
 function time(name: string, make: (text: string) => SearchQuery, texts: string[]) {
