@@ -26,7 +26,12 @@ describe('search index structures', () => {
         }
         const ids = [...model.keys()].sort((a, b) => a - b);
         expect([...p.data.subarray(0, p.n)].map((e) => [e >>> 8, e & 255])).toEqual(ids.map((id) => [id, model.get(id)]));
-        for (let id = 1; id <= 400; id++) expect(p.has(id)).toBe(model.has(id));
+        const onList = (id: number) => p.lowerBound(id) < p.n && p.data[p.lowerBound(id)] >>> 8 === id;
+        const bit = (id: number) => p.bits !== null && id >>> 5 < p.bits.length && (p.bits[id >>> 5] & (1 << (id & 31))) !== 0;
+        for (let id = 1; id <= 400; id++) {
+          expect(onList(id)).toBe(model.has(id));
+          if (p.bits) expect(bit(id)).toBe(model.has(id));
+        }
         const grouped = [...p.groups!.values()].flatMap((g) => [...g.ids.subarray(0, g.n)].map((id) => ({ id, f: g.f, length: g.length })));
         expect(grouped.sort((a, b) => a.id - b.id)).toEqual(ids.map((id) => ({ id, f: model.get(id), length: length[id] })));
         for (const g of p.groups!.values()) expect([...g.ids.subarray(0, g.n)]).toEqual([...g.ids.subarray(0, g.n)].sort((a, b) => a - b));

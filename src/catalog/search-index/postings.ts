@@ -19,13 +19,6 @@ export class Postings {
   /** One bit per listing id, built for long lists the first time an intersection probes them. */
   bits: Uint32Array | null = null;
 
-  /** Whether the listing is on this list, in one probe when the bitmap is built (else by search). */
-  has(id: number): boolean {
-    if (this.bits) return id >>> 5 < this.bits.length && (this.bits[id >>> 5] & (1 << (id & 31))) !== 0;
-    const at = this.lowerBound(id);
-    return at < this.n && this.data[at] >>> 8 === id;
-  }
-
   buildBits(): Uint32Array {
     if (this.bits) return this.bits;
     const last = this.n ? this.data[this.n - 1] >>> 8 : 0;
