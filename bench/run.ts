@@ -32,7 +32,9 @@ const CONNECTIONS = Number(args.connections);
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'bench', 'out');
 mkdirSync(out, { recursive: true });
-const file = join(out, `catalog-${N}.ndjson`);
+// Per process: two benchmarks at once must not write one file or database.
+const file = join(out, `catalog-${N}-${process.pid}.ndjson`);
+const SQLITE_DB = join(out, `bench-${N}-${process.pid}.db`);
 
 async function generate(): Promise<{ skus: string[]; titles: string[] }> {
   const stream = createWriteStream(file);
@@ -59,7 +61,7 @@ function databaseUrl(): string {
     psql(`DROP SCHEMA IF EXISTS ${PG_SCHEMA} CASCADE; CREATE SCHEMA ${PG_SCHEMA}`);
     return `${PG_URL}?schema=${PG_SCHEMA}`;
   }
-  const db = join(out, `bench-${N}.db`);
+  const db = SQLITE_DB;
   rmSync(db, { force: true }); rmSync(`${db}-wal`, { force: true }); rmSync(`${db}-shm`, { force: true });
   return `sqlite:${db}`;
 }
@@ -145,7 +147,7 @@ async function main() {
   console.log('| endpoint | req/s | p50 ms | p99 ms | of ceiling | errors |\n|---|---|---|---|---|---|');
   for (const r of results) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${((r.rps / ceiling) * 100).toFixed(1)}% | ${r.errors} |`);
   console.log(`\nimport: ${N} lines in ${importSecs.toFixed(1)} s = ${Math.round(N / importSecs)} lines/s; server peak RSS ${rss} MB`);
-  if (!args.keep) rmSync(file, { force: true });
+  if (!args.keep) for (const f of [file, SQLITE_DB, `${SQLITE_DB}-wal`, `${SQLITE_DB}-shm`]) rmSync(f, { force: true });
   // The PostgreSQL catalog goes with it unless asked to keep it (--keep: inspect it with `?schema=bench_<pid>`).
   if (args.store === 'postgres') {
     if (args.keep) console.log(`kept: ${PG_URL}?schema=${PG_SCHEMA}`);
