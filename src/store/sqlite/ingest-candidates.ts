@@ -3,35 +3,33 @@ import { profileOfListing } from '../../domain/listing-profile.js';
 import {
   compactProfile, decodeProfile, encodeProfile, MAX_CANDIDATES, MAX_KEYS, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
 } from '../../domain/matching/index.js';
+import { TwoGenerationCache } from './ingest-cache.js';
 import { toListing, type ListingRow } from './rows.js';
 
 /** Ids kept per blocking key: the first MAX_CANDIDATES other than the listing asking, whoever asks. */
 const KEEP = MAX_CANDIDATES + 1;
-const POSTINGS_CACHE = 200_000;
-const PROFILE_CACHE = 150_000;
-
-const DECODED_CACHE = 20_000;
+// Entries per cache generation (each cache holds up to two).
+const POSTINGS_CACHE = 120_000;
+const PROFILE_CACHE = 100_000;
+const DECODED_CACHE = 10_000;
 
 /**
  * A remembered candidate: its group and the compact form chooseGroup rules most candidates out
  * with; the full profile is decoded from its stored text only for the few it cannot (and the
- * last DECODED_CACHE of those are kept: one product's listings meet again and again).
+ * recent ones are kept: one product's listings meet again and again).
  */
 class Candidate implements GroupCandidate {
   constructor(
     readonly id: number, readonly groupId: number, public compact: CompactProfile, private readonly text: string,
-    private readonly decoded: Map<number, MatchProfile>,
+    private readonly decoded: TwoGenerationCache<number, MatchProfile>,
   ) {}
 
   get profile(): MatchProfile {
     let p = this.decoded.get(this.id);
-    if (p) {
-      this.decoded.delete(this.id);
-    } else {
+    if (!p) {
       p = decodeProfile(this.text);
-      if (this.decoded.size >= DECODED_CACHE) this.decoded.delete(this.decoded.keys().next().value as number);
+      this.decoded.set(this.id, p);
     }
-    this.decoded.set(this.id, p);
     return p;
   }
 }
@@ -82,9 +80,9 @@ class IdSet {
  * Another writer's batch (seen by the writer through the event log) drops both.
  */
 export class MatchCandidates {
-  private readonly postings = new Map<string, number[]>();
-  private readonly profiles = new Map<number, Candidate>();
-  private readonly decoded = new Map<number, MatchProfile>();
+  private readonly postings = new TwoGenerationCache<string, number[]>(POSTINGS_CACHE);
+  private readonly profiles = new TwoGenerationCache<number, Candidate>(PROFILE_CACHE);
+  private readonly decoded = new TwoGenerationCache<number, MatchProfile>(DECODED_CACHE);
   private readonly seen = new IdSet(4 * MAX_KEYS * KEEP);
   private readonly s: Record<'ids' | 'keysOf' | 'row' | 'listing' | 'setProfile', Statement>;
 
@@ -152,8 +150,6 @@ export class MatchCandidates {
   remember(id: number, groupId: number, profile: MatchProfile, text: string): GroupCandidate {
     this.decoded.delete(id);
     const entry = new Candidate(id, groupId, compactProfile(profile), text, this.decoded);
-    this.profiles.delete(id);
-    if (this.profiles.size >= PROFILE_CACHE) this.profiles.delete(this.profiles.keys().next().value as number);
     this.profiles.set(id, entry);
     return entry;
   }
@@ -162,7 +158,6 @@ export class MatchCandidates {
     let list = this.postings.get(key);
     if (!list) {
       list = this.s.ids.all(key) as number[];
-      if (this.postings.size >= POSTINGS_CACHE) this.postings.delete(this.postings.keys().next().value as string);
       this.postings.set(key, list);
     }
     return list;

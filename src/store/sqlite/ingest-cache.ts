@@ -1,0 +1,47 @@
+/**
+ * A bounded cache in two generations: entries go to the young map; when it is full the old map
+ * is dropped and the young one becomes old. A hit in the old map moves the entry back to the
+ * young one, so what is used stays. Every operation is O(1): evicting through a Map's iterator
+ * (delete the first key) walks the holes earlier deletes leave at its front, and an import
+ * spent most of its time there once the cache was full.
+ */
+export class TwoGenerationCache<K, V> {
+  private young = new Map<K, V>();
+  private old = new Map<K, V>();
+
+  /** Holds up to twice `generation` entries. */
+  constructor(private readonly generation: number) {}
+
+  get(key: K): V | undefined {
+    const hit = this.young.get(key);
+    if (hit !== undefined) return hit;
+    const aged = this.old.get(key);
+    if (aged === undefined) return undefined;
+    this.old.delete(key);
+    this.put(key, aged);
+    return aged;
+  }
+
+  set(key: K, value: V): void {
+    this.old.delete(key);
+    this.put(key, value);
+  }
+
+  delete(key: K): void {
+    this.young.delete(key);
+    this.old.delete(key);
+  }
+
+  clear(): void {
+    this.young.clear();
+    this.old.clear();
+  }
+
+  private put(key: K, value: V): void {
+    if (!this.young.has(key) && this.young.size >= this.generation) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(key, value);
+  }
+}
