@@ -2,6 +2,8 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
 import { createContainer } from '../container.js';
+import { SqliteStore } from '../store/sqlite/index.js';
+import { tuneForBulkImport } from '../store/sqlite/ingest.js';
 import { TIERS, type Tier } from '../store/types.js';
 import { loadDemo } from './demo.js';
 import { progressReporter } from './progress.js';
@@ -23,6 +25,7 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
   .description('import listings; exits non-zero when any line was rejected')
   .action(async (file: string, opts: { batch: number }) => {
     const c = await createContainer(loadConfig());
+    if (c.store instanceof SqliteStore) tuneForBulkImport(c.store.db);
     const input = file === '-' ? process.stdin : createReadStream(file);
     const size = file === '-' ? null : statSync(file).size;
     const bar = process.stderr.isTTY ? progressReporter('import', size) : null;

@@ -29,6 +29,16 @@ function stateValues(s: ListingState): unknown[] {
   ];
 }
 
+/**
+ * Settings for a connection that bulk-imports (the `catalog import` command): checkpoints every
+ * ~100 MB of WAL instead of every 4 MB, so a page rewritten by many batches is copied into the
+ * database once per checkpoint rather than once per few batches, with far fewer fsyncs. WAL mode
+ * and synchronous=NORMAL stay: a committed batch survives a crash of the process.
+ */
+export function tuneForBulkImport(db: Database): void {
+  db.pragma('wal_autocheckpoint = 25000');
+}
+
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /**
