@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  blockingKeys, buildProfile, chooseGroup, MAX_CANDIDATES, type MatchInput, type MatchProfile,
+  blockingKeys, buildProfile, chooseGroup, MAX_CANDIDATES, MemoryBlocks, type MatchInput,
 } from '../src/domain/matching/index.js';
 
 export interface EvalRecord { id: string; input: MatchInput }
@@ -35,8 +35,7 @@ export type Assign = (records: readonly EvalRecord[]) => Promise<{ groups: Map<s
  * candidates are read key by key in the order blockingKeys returns them, stopping at MAX_CANDIDATES.
  */
 export const inMemoryAssign: Assign = async (records) => {
-  const index = new Map<string, number[]>();
-  const listings: Array<{ id: number; groupId: number; profile: MatchProfile }> = [];
+  const blocks = new MemoryBlocks();
   const groups = new Map<string, number>();
   let candidateTotal = 0;
   let maxCandidates = 0;
@@ -48,34 +47,18 @@ export const inMemoryAssign: Assign = async (records) => {
     const profile = buildProfile(record.input);
     const keys = blockingKeys(profile);
     profileNs += process.hrtime.bigint() - t0;
-    const seen = new Set<number>();
-    const candidates: typeof listings = [];
-    for (const key of keys) {
-      for (const id of index.get(key) ?? []) {
-        if (candidates.length >= MAX_CANDIDATES) break;
-        if (seen.has(id)) continue;
-        seen.add(id);
-        candidates.push(listings[id]);
-      }
-    }
+    const candidates = blocks.candidates(keys);
     candidateTotal += candidates.length;
     maxCandidates = Math.max(maxCandidates, candidates.length);
     const t1 = process.hrtime.bigint();
     const chosen = chooseGroup(profile, candidates);
     compareNs += process.hrtime.bigint() - t1;
-    const id = listings.length;
+    const id = blocks.listings.length;
     const groupId = chosen?.groupId ?? id;
-    listings.push({ id, groupId, profile });
-    for (const key of keys) {
-      const postings = index.get(key);
-      if (postings) postings.push(id);
-      else index.set(key, [id]);
-    }
+    blocks.add({ id, groupId, profile }, keys);
     groups.set(record.id, groupId);
   }
   const micros = Number(process.hrtime.bigint() - started) / 1000;
-  let maxPostings = 0;
-  for (const postings of index.values()) maxPostings = Math.max(maxPostings, postings.length);
   const n = Math.max(1, records.length);
   return {
     groups,
@@ -86,7 +69,7 @@ export const inMemoryAssign: Assign = async (records) => {
       microsPerCompare: Number(compareNs) / 1000 / Math.max(1, candidateTotal),
       meanCandidates: candidateTotal / n,
       maxCandidates,
-      maxPostings,
+      maxPostings: blocks.maxPostings(),
     },
   };
 };

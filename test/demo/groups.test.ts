@@ -3,7 +3,7 @@ import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 import { normalizeRecord } from '../../src/catalog/normalize.js';
 import { profileOfListing } from '../../src/domain/listing-profile.js';
-import { blockingKeys, chooseGroup, MAX_CANDIDATES, type GroupCandidate } from '../../src/domain/matching/index.js';
+import { blockingKeys, chooseGroup, MemoryBlocks } from '../../src/domain/matching/index.js';
 
 /**
  * The demo's products through the matcher as ingest runs it (blocking keys, the first
@@ -13,8 +13,7 @@ import { blockingKeys, chooseGroup, MAX_CANDIDATES, type GroupCandidate } from '
  */
 describe('demo catalogue through the matcher', () => {
   it('keeps groups to the products the generator made', () => {
-    const index = new Map<string, number[]>();
-    const listings: GroupCandidate[] = [];
+    const blocks = new MemoryBlocks();
     const truth: number[] = [];
     const rates = shippedRates();
     const now = new Date();
@@ -24,22 +23,13 @@ describe('demo catalogue through the matcher', () => {
       const r = n.record;
       const profile = profileOfListing(r);
       const keys = blockingKeys(profile);
-      const seen = new Set<number>();
-      const candidates: GroupCandidate[] = [];
-      for (const key of keys) {
-        for (const id of index.get(key) ?? []) {
-          if (candidates.length >= MAX_CANDIDATES || seen.has(id)) continue;
-          seen.add(id);
-          candidates.push(listings[id]);
-        }
-      }
-      const id = listings.length;
-      listings.push({ id, groupId: chooseGroup(profile, candidates)?.groupId ?? id, profile });
+      const candidates = blocks.candidates(keys);
+      const id = blocks.listings.length;
+      blocks.add({ id, groupId: chooseGroup(profile, candidates)?.groupId ?? id, profile }, keys);
       truth.push((r.metadata!.demo_truth as { product: number }).product);
-      for (const key of keys) index.set(key, [...(index.get(key) ?? []), id]);
     }
     const groups = new Map<number, number[]>();
-    for (const l of listings) groups.set(l.groupId, [...(groups.get(l.groupId) ?? []), truth[l.id]]);
+    for (const l of blocks.listings) groups.set(l.groupId, [...(groups.get(l.groupId) ?? []), truth[l.id]]);
     // Pairs put in one group that are one product, over all pairs put in one group.
     let pairs = 0;
     let right = 0;
@@ -52,6 +42,6 @@ describe('demo catalogue through the matcher', () => {
     const sizes = [...groups.values()].map((g) => g.length);
     expect(right / pairs).toBeGreaterThan(0.9);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(16);
-    expect(sizes.filter((n) => n > 6).reduce((a, n) => a + n, 0) / listings.length).toBeLessThan(0.03);
+    expect(sizes.filter((n) => n > 6).reduce((a, n) => a + n, 0) / blocks.listings.length).toBeLessThan(0.03);
   }, 30_000);
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
 import { profileOfListing } from '../../src/domain/listing-profile.js';
 import {
-  blockingKeys, buildProfile, chooseGroup, compareProfiles, GROUP_THRESHOLD, MAX_CANDIDATES, type GroupCandidate, type MatchProfile,
+  blockingKeys, buildProfile, chooseGroup, compareProfiles, GROUP_THRESHOLD, MemoryBlocks, type GroupCandidate, type MatchProfile,
 } from '../../src/domain/matching/index.js';
 import { compactProfile, mayBeExact } from '../../src/domain/matching/prefilter.js';
 
@@ -75,21 +75,12 @@ describe('mayBeExact (the prefilter of chooseGroup)', () => {
         category: r.category ?? null, specs: r.specs ?? null, priceUsd: r.price,
       }));
     }
-    const index = new Map<string, number[]>();
-    const listings: GroupCandidate[] = [];
+    const blocks = new MemoryBlocks();
     let compared = 0;
     let skipped = 0;
     for (const [id, profile] of profiles.entries()) {
       const keys = blockingKeys(profile);
-      const seen = new Set<number>();
-      const candidates: GroupCandidate[] = [];
-      for (const key of keys) {
-        for (const c of index.get(key) ?? []) {
-          if (candidates.length >= MAX_CANDIDATES || seen.has(c)) continue;
-          seen.add(c);
-          candidates.push(listings[c]);
-        }
-      }
+      const candidates = blocks.candidates(keys);
       for (const c of candidates) {
         compared++;
         const may = mayBeExact(profile, compactProfile(c.profile));
@@ -98,8 +89,7 @@ describe('mayBeExact (the prefilter of chooseGroup)', () => {
       }
       const groupId = chooseGroup(profile, candidates)?.groupId ?? null;
       expect(groupId).toBe(chooseGroupReference(profile, candidates));
-      listings.push({ id, groupId: groupId ?? id, profile });
-      for (const key of keys) index.set(key, [...(index.get(key) ?? []), id]);
+      blocks.add({ id, groupId: groupId ?? id, profile }, keys);
     }
     expect(compared).toBeGreaterThan(5000);
     expect(skipped / compared).toBeGreaterThan(0.8);

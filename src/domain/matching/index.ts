@@ -10,5 +10,6 @@ export { decodeProfile, encodeProfile } from './profile-codec.js';
 export { blockingKeys, MAX_CANDIDATES, MAX_KEYS } from './blocking.js';
 export { compareProfiles, GROUP_THRESHOLD, WEIGHTS } from './score.js';
 export { chooseGroup, type GroupCandidate } from './group.js';
+export { MemoryBlocks } from './memory-blocks.js';
 export { adoptCompact, compactProfile, mayBeExact, type CompactProfile } from './prefilter.js';
 export { tokenise, foldText } from './text.js';
