@@ -38,6 +38,15 @@ export class SqliteCatalog implements CatalogStore {
     return this.writer.write(records);
   }
 
+  /** A bulk load into an empty store (SqliteIngestWriter.startBulk); false when the store holds listings. */
+  startBulkLoad(): boolean {
+    return this.writer.startBulk();
+  }
+
+  finishBulkLoad(): void {
+    this.writer.finishBulk();
+  }
+
   private statements?: Statements;
   private get q(): Statements {
     return (this.statements ??= new Statements(this.db));

@@ -5,6 +5,7 @@ import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js
 import type { CatalogEvent, EventKind } from '../../domain/listing.js';
 import type { ApiKeyRecord, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
+import { recoverBulkLoad } from './bulk-load.js';
 import { SqliteCatalog } from './catalog.js';
 import { SQLITE_MIGRATIONS } from './schema.js';
 
@@ -111,6 +112,7 @@ export class SqliteStore implements Store {
 
   constructor(readonly db: Database) {
     migrateSqlite(db);
+    recoverBulkLoad(db);
     this.catalog = new SqliteCatalog(db);
     this.events = new SqliteEvents(db);
     this.fx = new SqliteFx(db);

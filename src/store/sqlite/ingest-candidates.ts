@@ -3,7 +3,7 @@ import { profileOfListing } from '../../domain/listing-profile.js';
 import {
   compactProfile, decodeProfile, encodeProfile, MAX_CANDIDATES, MAX_KEYS, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
 } from '../../domain/matching/index.js';
-import { TwoGenerationCache } from './ingest-cache.js';
+import { DenseTable, TwoGenerationCache, type IdCache } from './ingest-cache.js';
 import { toListing, type ListingRow } from './rows.js';
 
 /** Ids kept per blocking key: the first MAX_CANDIDATES other than the listing asking, whoever asks. */
@@ -12,6 +12,7 @@ const KEEP = MAX_CANDIDATES + 1;
 const POSTINGS_CACHE = 120_000;
 const PROFILE_CACHE = 100_000;
 const DECODED_CACHE = 10_000;
+const NONE: readonly number[] = [];
 
 /**
  * A remembered candidate: its group and the compact form chooseGroup rules most candidates out
@@ -78,10 +79,14 @@ class IdSet {
  * mirrored on every write it makes: the head of each key's posting list (only its first KEEP
  * ids, which later inserts with higher ids never change) and candidates with their group.
  * Another writer's batch (seen by the writer through the event log) drops both.
+ *
+ * In a bulk load into an empty store every key and listing came through this writer, so the
+ * caches are made complete (unbounded): a miss is then an answer and costs no read.
  */
 export class MatchCandidates {
-  private readonly postings = new TwoGenerationCache<string, number[]>(POSTINGS_CACHE);
-  private readonly profiles = new TwoGenerationCache<number, Candidate>(PROFILE_CACHE);
+  private postings = new TwoGenerationCache<string, number[]>(POSTINGS_CACHE);
+  private profiles: IdCache<Candidate> = new TwoGenerationCache<number, Candidate>(PROFILE_CACHE);
+  private complete = false;
   private readonly decoded = new TwoGenerationCache<number, MatchProfile>(DECODED_CACHE);
   private readonly seen = new IdSet(4 * MAX_KEYS * KEEP);
   private readonly s: Record<'ids' | 'keysOf' | 'row' | 'listing' | 'setProfile', Statement>;
@@ -99,6 +104,14 @@ export class MatchCandidates {
   clear(): void {
     this.postings.clear();
     this.profiles.clear();
+    this.decoded.clear();
+  }
+
+  /** Complete caches (the writer has seen every key and listing of the store) or bounded ones; starts empty either way. */
+  setComplete(on: boolean): void {
+    this.complete = on;
+    this.postings = new TwoGenerationCache(on ? Infinity : POSTINGS_CACHE);
+    this.profiles = on ? new DenseTable() : new TwoGenerationCache(PROFILE_CACHE);
     this.decoded.clear();
   }
 
@@ -123,7 +136,10 @@ export class MatchCandidates {
   /** After `INSERT OR IGNORE INTO block_keys (key, id)`. */
   added(key: string, id: number): void {
     const list = this.postings.get(key);
-    if (!list) return;
+    if (!list) {
+      if (this.complete) this.postings.set(key, [id]);
+      return;
+    }
     let at = list.length;
     while (at > 0 && list[at - 1] > id) at--;
     if (at > 0 && list[at - 1] === id) return;
@@ -154,9 +170,10 @@ export class MatchCandidates {
     return entry;
   }
 
-  private head(key: string): number[] {
+  private head(key: string): readonly number[] {
     let list = this.postings.get(key);
     if (!list) {
+      if (this.complete) return NONE;
       list = this.s.ids.all(key) as number[];
       this.postings.set(key, list);
     }
@@ -165,7 +182,7 @@ export class MatchCandidates {
 
   private candidate(id: number): GroupCandidate | null {
     const hit = this.profiles.get(id);
-    if (hit) return hit;
+    if (hit || this.complete) return hit ?? null;
     const row = this.s.row.get(id) as [number, string | null] | undefined;
     if (!row?.[1]) return null;
     let text = row[1];

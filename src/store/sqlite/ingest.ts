@@ -5,6 +5,7 @@ import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import { derivedColumns, listingUuid } from '../derived.js';
 import type { IngestBatchResult } from '../types.js';
+import { finishBulkLoad, startBulkLoad } from './bulk-load.js';
 import { MatchCandidates } from './ingest-candidates.js';
 import { toListing, type ListingRow } from './rows.js';
 
@@ -51,10 +52,13 @@ export class SqliteIngestWriter {
   private readonly run: (records: NormalizedRecord[]) => IngestBatchResult;
   private readonly candidates: MatchCandidates;
   private readonly keyInserts: Statement[];
+  private readonly stagedKeyInserts: Statement[];
   /** The event log's head after our last batch: another writer moving it invalidates what we hold. */
   private lastEventSeen = -1;
+  /** In a bulk load (see bulk-load.ts): keys go to the staging table, candidates come from memory only. */
+  private bulk = false;
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     const sets = COLUMNS.map((c) => `${c} = ?`).join(', ');
     this.s = {
       find: db.prepare('SELECT * FROM listings WHERE source = ? AND sku = ?'),
@@ -73,8 +77,10 @@ export class SqliteIngestWriter {
       count: db.prepare("UPDATE counters SET value = value + ? WHERE name = 'listings'"),
     };
     this.candidates = new MatchCandidates(db);
-    this.keyInserts = Array.from({ length: MAX_KEYS }, (_, i) =>
-      db.prepare(`INSERT OR IGNORE INTO block_keys (key, listing_id) VALUES ${Array.from({ length: i + 1 }, () => '(?, ?)').join(', ')}`));
+    const keyInserts = (table: string) => Array.from({ length: MAX_KEYS }, (_, i) =>
+      db.prepare(`INSERT OR IGNORE INTO ${table} (key, listing_id) VALUES ${Array.from({ length: i + 1 }, () => '(?, ?)').join(', ')}`));
+    this.keyInserts = keyInserts('block_keys');
+    this.stagedKeyInserts = keyInserts('block_keys_staging');
     this.run = db.transaction((records: NormalizedRecord[]) => this.apply(records));
   }
 
@@ -82,9 +88,33 @@ export class SqliteIngestWriter {
     return this.run(records);
   }
 
+  /**
+   * Starts a bulk load if the store is empty (see bulk-load.ts); the writer then keeps every
+   * blocking key and candidate in memory. Until `finishBulk`, the deferred indexes are missing.
+   */
+  startBulk(): boolean {
+    if (this.bulk || !startBulkLoad(this.db)) return false;
+    this.bulk = true;
+    this.candidates.setComplete(true);
+    this.lastEventSeen = this.s.lastEvent.get() as number;
+    return true;
+  }
+
+  /** Ends a bulk load (a no-op outside one): staged keys merged, indexes built, bounded caches again. */
+  finishBulk(): void {
+    if (!this.bulk) return;
+    this.bulk = false;
+    finishBulkLoad(this.db);
+    this.candidates.setComplete(false);
+  }
+
   private apply(records: NormalizedRecord[]): IngestBatchResult {
-    // Another writer (a CLI import beside the server) may have moved groups since our last batch.
-    if (this.s.lastEvent.get() !== this.lastEventSeen) this.candidates.clear();
+    // Another writer (a CLI import beside the server) may have moved groups since our last batch;
+    // a bulk load's memory is then no longer the whole store, so the load ends here.
+    if (this.s.lastEvent.get() !== this.lastEventSeen) {
+      this.finishBulk();
+      this.candidates.clear();
+    }
     let lastId = this.s.maxId.get() as number;
     const outcomes: IngestBatchResult['outcomes'] = [];
     let events = 0;
@@ -94,6 +124,8 @@ export class SqliteIngestWriter {
       const prev = row ? toListing(row) : null;
       const recent = prev && prev.price !== r.price ? this.recentPrices(prev.id, r.observedAt) : [];
       const plan = planIngest(prev, r, recent);
+      // Regrouping a stored listing deletes its keys: a bulk load ends first (its keys are staged).
+      if (prev && plan.regroup) this.finishBulk();
       let id = prev?.id ?? 0;
       const uuid = prev?.uuid ?? r.prepared?.uuid ?? listingUuid(r.source, r.sku);
       if (plan.state && plan.outcome === 'unchanged') {
@@ -152,7 +184,7 @@ export class SqliteIngestWriter {
       this.s.keysDelete.run(id);
     }
     // One statement for all of a listing's keys (blockingKeys gives at most MAX_KEYS, distinct).
-    if (g.keys.length) this.keyInserts[g.keys.length - 1].run(...g.keys.flatMap((k) => [k, id]));
+    if (g.keys.length) (this.bulk ? this.stagedKeyInserts : this.keyInserts)[g.keys.length - 1].run(...g.keys.flatMap((k) => [k, id]));
     for (const key of g.keys) this.candidates.added(key, id);
     this.candidates.remember(id, g.groupId, g.profile, g.text);
   }

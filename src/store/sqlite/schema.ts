@@ -132,4 +132,12 @@ CREATE TABLE oauth_tokens (
 CREATE INDEX oauth_tokens_expiry ON oauth_tokens (expires_at);
 `,
   },
+  {
+    version: 3,
+    name: 'bulk load',
+    sql: `
+CREATE TABLE bulk_load (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, started_at TEXT NOT NULL);
+CREATE TABLE block_keys_staging (key TEXT NOT NULL, listing_id INTEGER NOT NULL);
+`,
+  },
 ];

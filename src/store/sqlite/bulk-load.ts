@@ -1,0 +1,68 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * What a bulk load (`catalog import` into an empty store) builds once at its end instead of row
+ * by row: kept up per row, each of these lands every insert on a random page, and together they
+ * cost more than the rows; built over the loaded table, each is one sort. Migration 1's definitions.
+ */
+const DEFERRED_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
+  ['listings_updated', 'listings (updated_at DESC, id DESC)'],
+  ['listings_price', 'listings (price_sgd_minor, id)'],
+  ['listings_sku', 'listings (sku)'],
+  ['listings_group', 'listings (group_id)'],
+  ['listings_deals', 'listings (history_discount_pct DESC, id) WHERE history_discount_pct > 0'],
+  ['listings_discount', 'listings (discount_pct DESC, id) WHERE discount_pct > 0'],
+  ['block_keys_listing', 'block_keys (listing_id)'],
+];
+/** FTS5's default. A bulk load sets 0: one merge at its end instead of one every few batches. */
+const FTS_AUTOMERGE = 4;
+
+// FTS5 takes its commands as literals (a bound command name is a SQL logic error).
+const ftsAutomerge = (db: Database, value: number) =>
+  db.exec(`INSERT INTO listings_fts (listings_fts, rank) VALUES ('automerge', ${Math.trunc(value)})`);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Starts a bulk load when the store holds no listing and no other load runs: drops the deferred
+ * indexes, stops FTS merging, and records this process as the loader (so a crash is finished by
+ * the next process that opens the store). False, and nothing changed, otherwise.
+ */
+export function startBulkLoad(db: Database): boolean {
+  return db.transaction(() => {
+    if (db.prepare('SELECT 1 FROM bulk_load').get() || db.prepare('SELECT 1 FROM listings LIMIT 1').get()) return false;
+    db.prepare('INSERT INTO bulk_load (id, pid, started_at) VALUES (1, ?, ?)').run(process.pid, new Date().toISOString());
+    for (const [name] of DEFERRED_INDEXES) db.exec(`DROP INDEX IF EXISTS ${name}`);
+    ftsAutomerge(db, 0);
+    return true;
+  }).immediate();
+}
+
+/**
+ * Ends a bulk load in one transaction: the staged blocking keys go into block_keys in key order
+ * (appends, not random inserts), the deferred indexes are built, FTS merges its segments once.
+ */
+export function finishBulkLoad(db: Database): void {
+  db.transaction(() => {
+    db.exec('INSERT OR IGNORE INTO block_keys (key, listing_id) SELECT key, listing_id FROM block_keys_staging ORDER BY key, listing_id');
+    db.exec('DELETE FROM block_keys_staging');
+    for (const [name, on] of DEFERRED_INDEXES) db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${on}`);
+    ftsAutomerge(db, FTS_AUTOMERGE);
+    db.exec("INSERT INTO listings_fts (listings_fts) VALUES ('optimize')");
+    db.exec('DELETE FROM bulk_load');
+  }).immediate();
+}
+
+/** On opening the store: finishes a bulk load whose process is gone (it crashed or was killed). */
+export function recoverBulkLoad(db: Database): void {
+  const pid = db.prepare('SELECT pid FROM bulk_load').pluck().get() as number | undefined;
+  if (pid === undefined || pid === process.pid || alive(pid)) return;
+  finishBulkLoad(db);
+}

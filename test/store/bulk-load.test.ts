@@ -1,0 +1,125 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
+import { shippedRates } from '../../src/catalog/fx-service.js';
+import { IngestService } from '../../src/catalog/ingest.js';
+import { createSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { rec } from '../helpers/records.js';
+
+/**
+ * A bulk load (catalog import into an empty store) defers index upkeep and matches from memory;
+ * what it leaves behind must be what a row-by-row import leaves: the same rows, groups, blocking
+ * keys, indexes and search answers.
+ */
+let dir: string;
+const stores: SqliteStore[] = [];
+beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'bulk-load-')); });
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function open(name: string): SqliteStore {
+  const s = createSqliteStore(join(dir, name));
+  stores.push(s);
+  return s;
+}
+
+async function ingest(store: SqliteStore, lines: unknown[], batchSize = 250) {
+  const ingest = new IngestService(store.catalog, () => shippedRates());
+  const text = lines.map((l) => JSON.stringify(l)).join('\n');
+  return ingest.ingestStream(Readable.from([text]), { batchSize });
+}
+
+/** Everything a load leaves that later reads and ingests depend on. */
+function snapshot(store: SqliteStore) {
+  const q = (sql: string) => store.db.prepare(sql).raw().all() as unknown[][];
+  return {
+    listings: q('SELECT id, uuid, source, sku, title, price, price_sgd_minor, group_id, match_profile, updated_at FROM listings ORDER BY id'),
+    keys: q('SELECT key, listing_id FROM block_keys ORDER BY key, listing_id'),
+    observations: q('SELECT listing_id, observed_at, price FROM observations ORDER BY listing_id, observed_at'),
+    events: q('SELECT kind, listing_id FROM events ORDER BY id'),
+    indexes: q("SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name"),
+  };
+}
+
+const catalog = () => [...generateDemoRecords({ listings: 1500, seed: 11, historyDays: 0, now: new Date('2026-11-20T00:00:00Z') })];
+
+describe('bulk load', () => {
+  it('leaves what a row-by-row import leaves, an in-file price change and a late regroup included', async () => {
+    const records: unknown[] = catalog();
+    const first = records[10] as Record<string, unknown>;
+    // A price change halfway (no regroup: the load goes on) and a retitled listing at the end
+    // (its keys are replaced: the load ends there and the rest is written row by row).
+    records.splice(700, 0, { ...first, price: '1.00', observed_at: '2026-11-21T00:00:00.000Z' });
+    records.push({ ...first, title: 'Completely different product name 9000', observed_at: '2026-11-22T00:00:00.000Z' }, rec({ sku: 'LAST' }));
+
+    const plain = open('plain.db');
+    const bulk = open('bulk.db');
+    await ingest(plain, records);
+    expect(bulk.catalog.startBulkLoad()).toBe(true);
+    const summary = await ingest(bulk, records);
+    bulk.catalog.finishBulkLoad();
+
+    expect(summary).toMatchObject({ rejected: 0, updated: 2 });
+    expect(snapshot(bulk)).toEqual(snapshot(plain));
+    expect(new Set(snapshot(bulk).listings.map((l) => l[7])).size).toBeLessThan(1400); // groups formed
+    expect(bulk.db.prepare('SELECT count(*) FROM bulk_load').pluck().get()).toBe(0);
+    for (const text of ['laptop', 'wireless headphones', 'samsung']) {
+      const query = { text, filter: {}, sort: 'relevance' as const, limit: 20, offset: 0, facets: true };
+      expect(await bulk.catalog.search(query)).toEqual(await plain.catalog.search(query));
+    }
+  }, 60_000);
+
+  it('starts only on an empty store, one at a time', async () => {
+    const a = open('one.db');
+    await ingest(a, [rec()]);
+    expect(a.catalog.startBulkLoad()).toBe(false);
+    const b = open('two.db');
+    expect(b.catalog.startBulkLoad()).toBe(true);
+    const other = open('two.db');
+    expect(other.catalog.startBulkLoad()).toBe(false);
+    b.catalog.finishBulkLoad();
+    expect(snapshot(b).indexes).toEqual(snapshot(a).indexes);
+  });
+
+  it('ends when another writer writes: its memory is then not the whole store', async () => {
+    const records = catalog().slice(0, 600);
+    const loader = open('shared.db');
+    const other = open('shared.db');
+    expect(loader.catalog.startBulkLoad()).toBe(true);
+    await ingest(loader, records.slice(0, 300));
+    await ingest(other, [rec({ sku: 'FROM-THE-SERVER' })]);
+    await ingest(loader, records.slice(300));
+    expect(loader.db.prepare('SELECT count(*) FROM bulk_load').pluck().get()).toBe(0);
+    expect(loader.db.prepare('SELECT count(*) FROM block_keys_staging').pluck().get()).toBe(0);
+
+    const plain = open('plain.db');
+    await ingest(plain, records.slice(0, 300));
+    await ingest(plain, [rec({ sku: 'FROM-THE-SERVER' })]);
+    await ingest(plain, records.slice(300));
+    loader.catalog.finishBulkLoad(); // a no-op: the load already ended
+    expect(snapshot(loader)).toEqual(snapshot(plain));
+  }, 30_000);
+
+  it('a load whose process died is finished by the next one to open the store', async () => {
+    const records = catalog().slice(0, 400);
+    const crashed = open('crash.db');
+    expect(crashed.catalog.startBulkLoad()).toBe(true);
+    await ingest(crashed, records);
+    // The loader dies before finishing: its pid names no running process.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    crashed.db.prepare('UPDATE bulk_load SET pid = ?').run(Number(gone));
+    expect(snapshot(crashed).indexes.map((i) => i[0])).not.toContain('listings_sku');
+    await crashed.close();
+
+    const reopened = open('crash.db');
+    const plain = open('plain.db');
+    await ingest(plain, records);
+    expect(snapshot(reopened)).toEqual(snapshot(plain));
+  }, 30_000);
+});
