@@ -93,6 +93,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
   });
   const writes = withIngestHook(store.catalog, () => {
     searchIndex?.markStale();
+    catalog.invalidate();
     void tail.poke();
     void bus.publish({ type: 'events' });
   });

@@ -7,6 +7,7 @@ import { toMinor } from '../domain/money.js';
 import { slugify } from '../store/derived.js';
 import type { CatalogStore, GroupStats, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
 import type { FxService } from './fx-service.js';
+import { ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
 
 export interface CategoryNode { name: string; slug: string; path: string[]; count: number; children: CategoryNode[] }
@@ -16,13 +17,18 @@ const CATEGORY_TTL_MS = 30_000;
 /** Search, detail, listing, categories, deals and trending over the store; no HTTP, no wire shapes. */
 export class CatalogService {
   private categoryCache: { at: number; tree: CategoryNode[] } | null = null;
+  private readonly listings: ReadCache<Listing>;
+  private readonly groups: ReadCache<GroupStats>;
 
   constructor(
     private readonly store: CatalogStore,
     private readonly fx: FxService,
     private readonly now: () => Date,
     private readonly index: IndexedSearch | null = null,
-  ) {}
+  ) {
+    this.listings = new ReadCache(now);
+    this.groups = new ReadCache(now);
+  }
 
   /** A price bound in `currency` as SGD cents, the unit the store filters on; exact until the final rounding. */
   boundToSgdMinor(amount: number | string | undefined, currency: Currency = 'SGD'): number | undefined {
@@ -68,7 +74,7 @@ export class CatalogService {
   }
 
   async groupStats(listings: Listing[]): Promise<Map<number, GroupStats>> {
-    return this.store.groupStats(listings.map((l) => l.groupId));
+    return this.groups.getMany([...new Set(listings.map((l) => l.groupId))], (ids) => this.store.groupStats(ids));
   }
 
   async page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number) {
@@ -97,7 +103,9 @@ export class CatalogService {
   private async find(q: SearchQuery): Promise<SearchResult> {
     const hit = await this.index?.search(q);
     if (!hit) return this.store.search(q);
-    return { listings: await this.store.getMany(hit.ids), total: hit.total, facets: hit.facets };
+    const byId = await this.listings.getMany(hit.ids, async (ids) => new Map((await this.store.getMany(ids)).map((l) => [l.id, l])));
+    const listings = hit.ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined);
+    return { listings, total: hit.total, facets: hit.facets };
   }
 
   scan(filter: ListingFilter, limit: number, offset: number) {
@@ -127,7 +135,11 @@ export class CatalogService {
     return roots;
   }
 
+  /** After any catalog change: what is derived from listings is read again. */
   invalidate(): void {
     this.categoryCache = null;
+    this.listings.clear();
+    this.groups.clear();
+
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TwoGenerationCache } from '../../src/store/sqlite/ingest-cache.js';
+import { TwoGenerationCache } from '../../src/domain/id-caches.js';
 
 describe('TwoGenerationCache', () => {
   it('keeps what is used, drops what is not, and holds at most two generations', () => {

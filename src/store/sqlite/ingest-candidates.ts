@@ -3,7 +3,7 @@ import { profileOfListing } from '../../domain/listing-profile.js';
 import {
   compactProfile, decodeProfile, encodeProfile, MAX_CANDIDATES, MAX_KEYS, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
 } from '../../domain/matching/index.js';
-import { DenseTable, TwoGenerationCache, type IdCache } from './ingest-cache.js';
+import { DenseTable, TwoGenerationCache, type IdCache } from '../../domain/id-caches.js';
 import { toListing, type ListingRow } from './rows.js';
 
 /** Ids kept per blocking key: the first MAX_CANDIDATES other than the listing asking, whoever asks. */
