@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { TwoGenerationCache } from '../domain/id-caches.js';
 
 interface Entry { body: Buffer; type: string; expires: number; generation: number }
 
@@ -12,15 +11,10 @@ interface Entry { body: Buffer; type: string; expires: number; generation: numbe
  * at store time, not at the first hit, lets the string die young instead of being promoted.
  */
 export class ResponseCache {
-  // Two generations, not a Map evicted through keys().next(): that walks the holes earlier deletes
-  // leave at the Map's front, and a full cache paid it on every miss.
-  private readonly entries: TwoGenerationCache<string, Entry>;
+  private readonly entries = new Map<string, Entry>();
   private generation = 0;
 
-  /** Holds up to `maxEntries` answers (two generations of half). */
-  constructor(maxEntries = 5000, private readonly now: () => number = Date.now) {
-    this.entries = new TwoGenerationCache(Math.max(1, Math.ceil(maxEntries / 2)));
-  }
+  constructor(private readonly maxEntries = 5000, private readonly now: () => number = Date.now) {}
 
   invalidate(): void {
     this.generation++;
@@ -38,6 +32,7 @@ export class ResponseCache {
   }
 
   set(key: string, body: Buffer, type: string, seconds: number): void {
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, { body, type, expires: this.now() + seconds * 1000, generation: this.generation });
   }
 }
