@@ -140,6 +140,5 @@ export class CatalogService {
     this.categoryCache = null;
     this.listings.clear();
     this.groups.clear();
-
   }
 }
