@@ -45,7 +45,45 @@ export class KeyCache {
     this.entries.clear();
   }
 
+  private changes = -1;
+
+  /** The store's key change count as just read: a count past the one the entries were read at clears them. */
+  observeChanges(count: number): void {
+    if (count <= this.changes) return;
+    if (this.changes !== -1) this.clear();
+    this.changes = count;
+  }
+
   get size(): number {
     return this.entries.size;
+  }
+}
+
+/**
+ * A value read by a read that began after the caller asked. One read at a time: callers arriving
+ * while a read is out share the next one, so under load one store round trip serves a whole batch
+ * of requests, and none of them is answered from a read older than itself.
+ */
+export class FreshRead<T> {
+  private current: Promise<T> | null = null;
+  private next: Promise<T> | null = null;
+
+  constructor(private readonly read: () => Promise<T>) {}
+
+  get(): Promise<T> {
+    if (!this.current) return this.start();
+    this.next ??= this.current.then(() => undefined, () => undefined).then(() => {
+      this.next = null;
+      return this.start();
+    });
+    return this.next;
+  }
+
+  private start(): Promise<T> {
+    const p = this.read().finally(() => {
+      if (this.current === p) this.current = null;
+    });
+    this.current = p;
+    return p;
   }
 }

@@ -1,6 +1,6 @@
 import type { ApiKeyRecord, KeyStore, Tier } from '../store/types.js';
 import { generateApiKey, hashSecret, keyPrefix, looksLikeApiKey } from './api-key.js';
-import { KeyCache } from './key-cache.js';
+import { FreshRead, KeyCache } from './key-cache.js';
 import type { KeyEvents } from './key-events.js';
 
 export type KeyCheck =
@@ -25,6 +25,19 @@ export class KeyService {
     events.onAnyChanged(() => cache.clear());
   }
 
+  private changes: FreshRead<number> | null = null;
+
+  /**
+   * Many instances on one store: a bus message about a rotation can arrive after the next request,
+   * so a cached key is used only while the store's key change count, read after the request
+   * arrived, is still the one it was read at. Under load one count read serves a batch of requests
+   * instead of one key read each.
+   */
+  cacheWhileUnchanged(events: KeyEvents, cache = new KeyCache(60_000)): void {
+    this.cacheActiveKeys(events, cache);
+    this.changes = new FreshRead(() => this.keys.changeCount());
+  }
+
   /** After a change to a key made outside KeyAdmin (verification). */
   forget(): void {
     this.cache?.clear();
@@ -44,6 +57,11 @@ export class KeyService {
     if (!looksLikeApiKey(apiKey)) return { ok: false, reason: 'malformed' };
     const hash = hashSecret(apiKey);
     if (!this.cache) return this.lookUp(hash, 0);
+    if (this.changes) {
+      this.cache.observeChanges(await this.changes.get());
+      const key = this.usable(this.cache.get(hash));
+      if (key) return { ok: true, key };
+    }
     // When a cached key expires, the requests already read with it share one store lookup.
     const generation = this.cache.generation;
     const pending = this.pending.get(hash);
@@ -71,8 +89,11 @@ export class KeyService {
    * (not cached, or a downgrade has come due). Only active keys are cached, so a miss is never a refusal.
    */
   cachedActive(apiKey: string): ApiKeyRecord | null {
-    if (!this.cache) return null;
-    const key = this.cache.get(hashSecret(apiKey));
+    if (!this.cache || this.changes) return null;
+    return this.usable(this.cache.get(hashSecret(apiKey)));
+  }
+
+  private usable(key: ApiKeyRecord | null): ApiKeyRecord | null {
     if (!key || (key.pendingTierAt && key.pendingTierAt <= this.clock.now().toISOString())) return null;
     return key;
   }

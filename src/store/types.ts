@@ -163,6 +163,8 @@ export interface KeyStore {
   findByHash(hash: string): Promise<ApiKeyRecord | null>;
   findById(id: number): Promise<ApiKeyRecord | null>;
   update(id: number, patch: Partial<Omit<ApiKeyRecord, 'id'>>): Promise<void>;
+  /** A count every committed write to any key moves, whoever writes (another instance, the CLI). */
+  changeCount(): Promise<number>;
 }
 
 export interface Store {

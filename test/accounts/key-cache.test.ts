@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashSecret } from '../../src/accounts/api-key.js';
-import { KeyCache } from '../../src/accounts/key-cache.js';
+import { FreshRead, KeyCache } from '../../src/accounts/key-cache.js';
+import { KeyEvents } from '../../src/accounts/key-events.js';
+import { KeyService } from '../../src/accounts/keys.js';
 import type { ApiKeyRecord } from '../../src/store/types.js';
 import { accountsHarness, type AccountsHarness } from './setup.js';
 
@@ -69,6 +71,44 @@ describe('authenticated keys are served from memory', () => {
   });
 });
 
+describe('many instances: keys remembered while the store\'s key change count stays put', () => {
+  function instance() {
+    const keys = new KeyService(h.c.store.keys, h.clock);
+    keys.cacheWhileUnchanged(new KeyEvents());
+    return keys;
+  }
+
+  it('one key read, and one count read per batch of concurrent requests', async () => {
+    const { key } = await h.key('pro');
+    const keys = instance();
+    const find = vi.spyOn(h.c.store.keys, 'findByHash');
+    const count = vi.spyOn(h.c.store.keys, 'changeCount');
+    expect((await keys.check(key)).ok).toBe(true);
+    const batch = await Promise.all(Array.from({ length: 20 }, () => keys.check(key)));
+    expect(batch.every((c) => c.ok)).toBe(true);
+    expect(find).toHaveBeenCalledTimes(1);
+    expect(count.mock.calls.length).toBeLessThanOrEqual(3);
+    expect(keys.cachedActive(key)).toBeNull(); // never answered without a fresh count
+  });
+
+  it('a rotation by another instance, heard of by no bus, refuses the old key on the next request', async () => {
+    const { key, id } = await h.key('pro');
+    const keys = instance();
+    expect((await keys.check(key)).ok).toBe(true);
+    await h.c.store.accounts.rotateKey(id, { prefix: 'ck_other', hash: hashSecret(`${key}-next`), name: null, tier: 'pro', pendingTier: null, pendingTierAt: null, email: null, verified: true }, h.clock.now().toISOString());
+    expect(await keys.check(key)).toEqual({ ok: false, reason: 'revoked' });
+  });
+
+  it('a tier change written by another process counts on the next request', async () => {
+    const { key, id } = await h.key('free');
+    const keys = instance();
+    expect((await keys.check(key)).ok && (await keys.check(key)).ok).toBe(true);
+    await h.c.store.keys.update(id, { tier: 'enterprise' });
+    const after = await keys.check(key);
+    expect(after.ok && after.key.tier).toBe('enterprise');
+  });
+});
+
 describe('KeyCache', () => {
   const rec = (id: number): ApiKeyRecord => ({
     id, prefix: 'ck_x', hash: 'h', name: null, tier: 'pro', pendingTier: null, pendingTierAt: null, email: null, verified: true, createdAt: '', revokedAt: null,
@@ -98,5 +138,57 @@ describe('KeyCache', () => {
     expect(cache.size).toBe(2);
     expect(cache.get('a')).toBeNull();
     expect(cache.get('c')?.id).toBe(1);
+  });
+});
+
+describe('KeyCache.observeChanges', () => {
+  const rec = (id: number): ApiKeyRecord => ({
+    id, prefix: 'ck_x', hash: 'h', name: null, tier: 'pro', pendingTier: null, pendingTierAt: null, email: null, verified: true, createdAt: '', revokedAt: null,
+  });
+
+  it('a count past the one the entries were read at clears them; the same or an older count keeps them', () => {
+    const cache = new KeyCache(60_000);
+    cache.observeChanges(7);
+    cache.set('a', rec(1), cache.generation);
+    cache.observeChanges(7);
+    cache.observeChanges(6);
+    expect(cache.get('a')?.id).toBe(1);
+    const before = cache.generation;
+    cache.observeChanges(8);
+    expect(cache.get('a')).toBeNull();
+    cache.set('a', rec(1), before);
+    expect(cache.get('a')).toBeNull();
+  });
+});
+
+describe('FreshRead', () => {
+  function controlled() {
+    const started: Array<(v: number) => void> = [];
+    const reader = new FreshRead(() => new Promise<number>((resolve) => started.push(resolve)));
+    return { reader, started };
+  }
+
+  it('callers arriving while a read is out share the next read, never the one already out', async () => {
+    const { reader, started } = controlled();
+    const first = reader.get();
+    const second = reader.get();
+    const third = reader.get();
+    expect(started).toHaveLength(1);
+    started[0](1);
+    expect(await first).toBe(1);
+    await Promise.resolve();
+    expect(started).toHaveLength(2);
+    started[1](2);
+    expect([await second, await third]).toEqual([2, 2]);
+  });
+
+  it('a failed read fails its callers only; the next caller reads again', async () => {
+    let n = 0;
+    const reader = new FreshRead(async () => {
+      if (++n === 1) throw new Error('connection lost');
+      return n;
+    });
+    await expect(reader.get()).rejects.toThrow('connection lost');
+    expect(await reader.get()).toBe(2);
   });
 });

@@ -188,6 +188,24 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect(await store.keys.findByHash('nope')).toBeNull();
     });
 
+    it('keys: every committed key write moves the change count, and reads do not', async () => {
+      const base = { name: null, tier: 'pro' as const, pendingTier: null, pendingTierAt: null, email: null, verified: true };
+      const counts = [await store.keys.changeCount()];
+      const k = await store.keys.create({ ...base, prefix: 'ck_c1', hash: 'hc1' }, at(20));
+      counts.push(await store.keys.changeCount());
+      await store.keys.findByHash('hc1');
+      await store.keys.findById(k.id);
+      counts.push(await store.keys.changeCount());
+      await store.keys.update(k.id, { tier: 'free' });
+      counts.push(await store.keys.changeCount());
+      await store.accounts.rotateKey(k.id, { ...base, prefix: 'ck_c2', hash: 'hc2' }, at(21));
+      counts.push(await store.keys.changeCount());
+      expect(counts[1]).toBeGreaterThan(counts[0]);
+      expect(counts[2]).toBe(counts[1]);
+      expect(counts[3]).toBeGreaterThan(counts[2]);
+      expect(counts[4]).toBeGreaterThan(counts[3]);
+    });
+
     it('accounts: a rotation revokes the old key once and moves its OAuth clients', async () => {
       const base = { name: null, tier: 'pro' as const, pendingTier: null, pendingTierAt: null, email: null, verified: true };
       const old = await store.keys.create({ ...base, prefix: 'ck_p1', hash: 'h-old' }, at(20));

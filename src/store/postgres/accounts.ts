@@ -52,6 +52,10 @@ export class PgKeys implements KeyStore {
     const sets = entries.map(([k]) => `${KEY_COLUMNS[k]} = ?`).join(', ');
     await one(this.pool, `UPDATE api_keys SET ${sets} WHERE id = ?`, [...entries.map(([, v]) => v), id]);
   }
+
+  async changeCount(): Promise<number> {
+    return Number((await one<{ value: string }>(this.pool, "SELECT value FROM counters WHERE name = 'api_keys'"))!.value);
+  }
 }
 
 export class PgAccounts implements AccountStore {

@@ -140,4 +140,27 @@ CREATE TABLE oauth_tokens (
 CREATE INDEX oauth_tokens_expiry ON oauth_tokens (expires_at);
 `,
   },
+  {
+    version: 3,
+    name: 'bulk load',
+    // SQLite's bulk loader keeps its state in tables; PostgreSQL has no bulk loader. Kept so one
+    // version number means one schema on both stores.
+    sql: 'SELECT 1',
+  },
+  {
+    version: 4,
+    name: 'key changes',
+    // Every committed write to api_keys moves this count, whoever makes it (CLI, another instance);
+    // instances remember keys only while it stays put (KeyService.cacheWhileUnchanged).
+    sql: `
+INSERT INTO counters (name, value) VALUES ('api_keys', 0);
+CREATE FUNCTION count_key_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE counters SET value = value + 1 WHERE name = 'api_keys';
+  RETURN NULL;
+END $$;
+CREATE TRIGGER api_keys_changed AFTER INSERT OR UPDATE OR DELETE ON api_keys
+  FOR EACH STATEMENT EXECUTE FUNCTION count_key_change();
+`,
+  },
 ];

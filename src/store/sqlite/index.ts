@@ -99,6 +99,10 @@ class SqliteKeys implements KeyStore {
     const values = entries.map(([, v]) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
     this.db.prepare(`UPDATE api_keys SET ${sets} WHERE id = ?`).run(...values, id);
   }
+
+  async changeCount(): Promise<number> {
+    return (this.db.prepare("SELECT value FROM counters WHERE name = 'api_keys'").get() as { value: number }).value;
+  }
 }
 
 export class SqliteStore implements Store {

@@ -140,4 +140,15 @@ CREATE TABLE bulk_load (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT N
 CREATE TABLE block_keys_staging (key TEXT NOT NULL, listing_id INTEGER NOT NULL);
 `,
   },
+  {
+    version: 4,
+    name: 'key changes',
+    // Every committed write to api_keys moves this count, whoever makes it (CLI, another instance).
+    sql: `
+INSERT INTO counters (name, value) VALUES ('api_keys', 0);
+CREATE TRIGGER api_keys_inserted AFTER INSERT ON api_keys BEGIN UPDATE counters SET value = value + 1 WHERE name = 'api_keys'; END;
+CREATE TRIGGER api_keys_updated AFTER UPDATE ON api_keys BEGIN UPDATE counters SET value = value + 1 WHERE name = 'api_keys'; END;
+CREATE TRIGGER api_keys_deleted AFTER DELETE ON api_keys BEGIN UPDATE counters SET value = value + 1 WHERE name = 'api_keys'; END;
+`,
+  },
 ];
