@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
 import { GroupAssigner, type RegroupOp } from '../../src/store/postgres/ingest-match.js';
 import { MatchCache } from '../../src/store/postgres/match-cache.js';
@@ -148,6 +148,39 @@ describe('PostgreSQL batch writer keeps the SQLite writer decisions', () => {
     } finally {
       await client.query('ROLLBACK');
       client.release();
+    }
+  });
+});
+
+describe('PostgreSQL point reads made together go out as one query', () => {
+  it('ids, SKUs and group sizes: one query each for a batch, every caller its own answer', async () => {
+    const store = await schemas.store();
+    try {
+      await store.migrate();
+      await ingest(store, [
+        rec({ sku: 'A', source: 'shopee_sg', gtin: '4006381333931' }),
+        rec({ sku: 'A', source: 'lazada_sg', gtin: '4006381333931', price: '479.00' }),
+        rec({ sku: 'B', source: 'shopee_sg', title: 'Plain Steel Kettle 2 Litre', brand: 'Kettleco', price: '39.90' }),
+      ]);
+      const query = vi.spyOn(store.pool, 'query');
+      const [one, two, missing, again] = await Promise.all([1, 2, 999, 1].map((id) => store.catalog.getById(id)));
+      expect([one?.sku, two?.source, missing, again?.id]).toEqual(['A', 'lazada_sg', null, 1]);
+      expect(query).toHaveBeenCalledTimes(1);
+
+      query.mockClear();
+      const [a, b, none] = await Promise.all(['A', 'B', 'nope'].map((sku) => store.catalog.getBySku(sku)));
+      expect(a.map((l) => l.source).sort()).toEqual(['lazada_sg', 'shopee_sg']);
+      expect(b.map((l) => l.sku)).toEqual(['B']);
+      expect(none).toEqual([]);
+      expect(query).toHaveBeenCalledTimes(1);
+
+      query.mockClear();
+      const [pair, kettle] = await Promise.all([store.catalog.groupStats([one!.groupId]), store.catalog.groupStats([3, 12345])]);
+      expect(pair.get(one!.groupId)?.size).toBe(2);
+      expect([kettle.get(3)?.size, kettle.has(12345)]).toEqual([1, false]);
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      await store.close();
     }
   });
 });

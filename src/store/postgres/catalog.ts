@@ -10,6 +10,7 @@ import { orderOf, whereOf } from '../sqlite/filters.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sqlite/rows.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { PgIngestWriter } from './ingest.js';
+import { batchReads } from './batch.js';
 import { cond, one, rows } from './sql.js';
 import { RANK_WEIGHTS, tsqueryLiteral } from './text-search.js';
 
@@ -36,19 +37,35 @@ export class PgCatalog implements CatalogStore {
     return (await rows<ListingRow>(this.pool, sql, params, prepare)).map(toListing);
   }
 
+  private readonly byId = batchReads<number, Listing | null>(async (ids) => {
+    const found = new Map((await this.listings(`${SELECT} FROM listings l WHERE l.id = ANY(?::bigint[])`, [ids], true)).map((l) => [l.id, l]));
+    return ids.map((id) => found.get(id) ?? null);
+  });
+
   async getById(id: number): Promise<Listing | null> {
-    return (await this.listings(`${SELECT} FROM listings l WHERE l.id = ?`, [id], true))[0] ?? null;
+    return this.byId.load(id);
   }
 
   async getByUuid(uuid: string): Promise<Listing | null> {
     return (await this.listings(`${SELECT} FROM listings l WHERE l.uuid = ?`, [uuid], true))[0] ?? null;
   }
 
-  async getBySku(sku: string): Promise<Listing[]> {
-    // The SKU's rows first, then their order: without statistics (a fresh import, autovacuum off)
+  private readonly bySku = batchReads<string, Listing[]>(async (skus) => {
+    // The SKUs' rows first, then their order: without statistics (a fresh import, autovacuum off)
     // the planner walked listings_updated to the end looking for one SKU (0.5 s at 500k listings).
-    return this.listings(`WITH m AS MATERIALIZED (${SELECT} FROM listings l WHERE l.sku = ?)
-      SELECT * FROM m ORDER BY m.updated_at DESC, m.id DESC LIMIT 50`, [sku], true);
+    const found = await this.listings(`WITH m AS MATERIALIZED (${SELECT} FROM listings l WHERE l.sku = ANY(?::text[]))
+      SELECT * FROM m ORDER BY m.updated_at DESC, m.id DESC`, [[...new Set(skus)]], true);
+    const bySku = new Map<string, Listing[]>();
+    for (const l of found) {
+      let list = bySku.get(l.sku);
+      if (!list) bySku.set(l.sku, (list = []));
+      if (list.length < 50) list.push(l);
+    }
+    return skus.map((sku) => bySku.get(sku) ?? []);
+  });
+
+  async getBySku(sku: string): Promise<Listing[]> {
+    return this.bySku.load(sku);
   }
 
   async getMany(ids: number[]): Promise<Listing[]> {
@@ -69,13 +86,22 @@ export class PgCatalog implements CatalogStore {
     return (await one<{ n: number }>(this.pool, `SELECT count(*) AS n FROM ${from}`, params))!.n;
   }
 
+  private readonly groupsById = batchReads<number, GroupStats | null>(async (groupIds) => {
+    const found = await rows<{ g: number; size: number; min_minor: number }>(this.pool, `SELECT group_id AS g, count(*) AS size,
+      min(price_sgd_minor) AS min_minor FROM listings WHERE group_id = ANY(?::bigint[]) GROUP BY group_id`, [[...new Set(groupIds)]], true);
+    const byGroup = new Map(found.map((r) => [r.g, { size: r.size, minPriceSgdMinor: r.min_minor }]));
+    return groupIds.map((g) => byGroup.get(g) ?? null);
+  });
+
   async groupStats(groupIds: number[]): Promise<Map<number, GroupStats>> {
     const ids = [...new Set(groupIds)];
     const out = new Map<number, GroupStats>();
-    if (!ids.length) return out;
-    const found = await rows<{ g: number; size: number; min_minor: number }>(this.pool, `SELECT group_id AS g, count(*) AS size,
-      min(price_sgd_minor) AS min_minor FROM listings WHERE group_id = ANY(?::bigint[]) GROUP BY group_id`, [ids], true);
-    for (const r of found) out.set(r.g, { size: r.size, minPriceSgdMinor: r.min_minor });
+    const stats = await this.groupsById.loadMany(ids);
+    ids.forEach((g, i) => {
+      const s = stats[i];
+      if (s instanceof Error) throw s;
+      if (s) out.set(g, s);
+    });
     return out;
   }
 
