@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- --listings N [--store sqlite|postgres] [--duration S] [--pool N] [--keep]`
  * Generates N listings, imports them through the real CLI, starts the service, and loads it with
- * autocannon at 32 connections: id detail, SKU detail, listing (20), search (a fixed mix of one- to
- * three-word queries including words in >10% of titles), plus a bare Fastify handler returning
+ * autocannon at 32 connections: id detail, SKU detail (a repeating set, and cold: never the same
+ * request twice), listing (20), search (a fixed mix of one- to three-word queries including words
+ * in >10% of titles), each after a warm-up, plus a bare Fastify handler returning
  * 1 KB of JSON as the ceiling. Prints req/s, p50, p99, ratio to the ceiling, import lines/s and the
  * server's peak RSS.
  */
@@ -72,14 +73,23 @@ function cli(env: NodeJS.ProcessEnv, argv: string[]): string {
   return r.stdout.trim();
 }
 
-async function load(name: string, url: string, paths: string[], headers: Record<string, string>) {
+/**
+ * Each endpoint is first loaded for WARMUP seconds, unmeasured (JIT, connection pools, and for the
+ * repeating path sets, the response cache), then for DURATION. `path(i)` gives the i-th request's
+ * path; the measured run goes on from where the warm-up stopped, so a cold row never repeats one.
+ */
+const WARMUP = 3;
+async function load(name: string, url: string, path: (i: number) => string, headers: Record<string, string>) {
   let i = 0;
-  const r = await autocannon({
-    url, connections: CONNECTIONS, duration: DURATION, headers,
-    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+  const run = (duration: number) => autocannon({
+    url, connections: CONNECTIONS, duration, headers,
+    requests: [{ setupRequest: (req) => ({ ...req, path: path(i++) }) }],
   });
+  await run(WARMUP);
+  const r = await run(DURATION);
   return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
+const cycle = (paths: string[]) => (i: number) => paths[i % paths.length];
 
 function rssPeakMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -132,12 +142,16 @@ async function main() {
   const kb = { data: 'x'.repeat(1000) };
   bare.get('/bare', async () => kb);
   await bare.listen({ port: 18766, host: '127.0.0.1' });
-  const results = [await load('bare fastify 1KB (ceiling)', 'http://127.0.0.1:18766', ['/bare'], {})];
+  const results = [await load('bare fastify 1KB (ceiling)', 'http://127.0.0.1:18766', cycle(['/bare']), {})];
   await bare.close();
-  results.push(await load('id detail', base, ids, headers));
-  results.push(await load('SKU detail', base, skuPaths, headers));
-  results.push(await load('listing (20)', base, listing, headers));
-  results.push(await load('search (limit 20, mix)', base, search, headers));
+  results.push(await load('id detail (2,000 ids)', base, cycle(ids), headers));
+  results.push(await load('SKU detail (5,000 SKUs)', base, cycle(skuPaths), headers));
+  // Cold: every request a product not asked for before (7919 is prime to N when N is a power of ten),
+  // so it is read from the store, never from the response cache.
+  results.push(await load('id detail, cold (no id twice)', base, (i) => `/v1/products/${1 + ((i * 7919) % maxId)}`, headers));
+  results.push(await load('SKU detail, cold (no URL twice)', base, (i) => `/v1/products/${encodeURIComponent(skus[i % skus.length])}?n=${i}`, headers));
+  results.push(await load('listing (20)', base, cycle(listing), headers));
+  results.push(await load('search (limit 20, mix)', base, cycle(search), headers));
   const rss = rssPeakMb(server.pid!);
   const exited = new Promise((r) => server.once('exit', r));
   server.kill('SIGTERM');
