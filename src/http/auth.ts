@@ -36,8 +36,10 @@ const INVALID = () => new DomainError('UNAUTHORIZED', 'The API key or access tok
 export function installAuth(app: FastifyInstance, auth: Authenticator): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('credential', null);
-  // Callback style: a key the cache holds (nearly every request) is accepted with nothing awaited.
-  app.addHook('preHandler', (req, _reply, done) => {
+  // On request, before the body is read and the input validated: without a valid key the answer
+  // is 401 whatever the input, and nothing is parsed for it. Callback style: a key the cache
+  // holds (nearly every request) is accepted with nothing awaited.
+  app.addHook('onRequest', (req, _reply, done) => {
     const options = req.routeOptions;
     const route = options.url;
     if (options.config?.auth === false || !route || route === '/docs' || route.startsWith('/docs/')) return done();

@@ -27,6 +27,17 @@ describe('authentication, over every route', () => {
     expect(wrong.json().error.code).toBe('UNAUTHORIZED');
   });
 
+  it('the key is checked before the input: a bad query or body without a valid key is 401, not 422', async () => {
+    const wrongKey = { authorization: 'Bearer ck_0000000000000000000000000000000000000' };
+    for (const headers of [{}, wrongKey]) {
+      expect((await h.app.inject({ url: '/v1/search?limit=100000&q=' + 'x'.repeat(600), headers })).statusCode).toBe(401);
+      const post = await h.app.inject({ method: 'POST', url: '/v1/products/compare', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"product_ids": "not json' });
+      expect(post.statusCode).toBe(401);
+    }
+    // With a valid key the same inputs are refused for what they are.
+    expect((await h.app.inject({ url: '/v1/search?limit=100000', headers: { authorization: `Bearer ${key}` } })).statusCode).toBe(422);
+  });
+
   it('accepts the four forms of spec 5.2', async () => {
     for (const headers of [{ authorization: `Bearer ${key}` }, { authorization: `ApiKey ${key}` }, { 'x-api-key': key }]) {
       expect((await h.app.inject({ url: '/v1/categories', headers })).statusCode).toBe(200);
