@@ -153,7 +153,7 @@ describe('PostgreSQL batch writer keeps the SQLite writer decisions', () => {
 });
 
 describe('PostgreSQL point reads made together go out as one query', () => {
-  it('ids, SKUs and group sizes: one query each for a batch, every caller its own answer', async () => {
+  it('ids, SKUs, group sizes and members: one query each for a batch, every caller its own answer', async () => {
     const store = await schemas.store();
     try {
       await store.migrate();
@@ -178,6 +178,13 @@ describe('PostgreSQL point reads made together go out as one query', () => {
       const [pair, kettle] = await Promise.all([store.catalog.groupStats([one!.groupId]), store.catalog.groupStats([3, 12345])]);
       expect(pair.get(one!.groupId)?.size).toBe(2);
       expect([kettle.get(3)?.size, kettle.has(12345)]).toEqual([1, false]);
+      expect(query).toHaveBeenCalledTimes(1);
+
+      query.mockClear();
+      const [members, alone, empty] = await Promise.all([one!.groupId, 3, 12345].map((g) => store.catalog.groupMembers(g)));
+      expect(members.map((l) => l.id)).toEqual([1, 2]);
+      expect(alone.map((l) => l.sku)).toEqual(['B']);
+      expect(empty).toEqual([]);
       expect(query).toHaveBeenCalledTimes(1);
     } finally {
       await store.close();

@@ -74,8 +74,21 @@ export class PgCatalog implements CatalogStore {
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
 
+  private readonly membersOf = batchReads<number, Listing[]>(async (groupIds) => {
+    const found = await this.listings(`SELECT m.* FROM unnest(?::bigint[]) AS g(id)
+      CROSS JOIN LATERAL (${SELECT} FROM listings l WHERE l.group_id = g.id ORDER BY l.id LIMIT 200) m ORDER BY m.id`, [[...new Set(groupIds)]], true);
+    const byGroup = new Map<number, Listing[]>();
+    for (const l of found) {
+      let list = byGroup.get(l.groupId);
+      if (!list) byGroup.set(l.groupId, (list = []));
+      list.push(l);
+    }
+    return groupIds.map((g) => byGroup.get(g) ?? []);
+  });
+
+  /** The first 200 members by id, read in one query with the other groups asked for at the same time. */
   async groupMembers(groupId: number): Promise<Listing[]> {
-    return this.listings(`${SELECT} FROM listings l WHERE l.group_id = ? ORDER BY l.id LIMIT 200`, [groupId], true);
+    return this.membersOf.load(groupId);
   }
 
   async count(): Promise<number> {
