@@ -11,3 +11,14 @@ import DataLoader from 'dataloader';
 export function batchReads<K, V>(read: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
   return new DataLoader(read, { cache: false, maxBatchSize: 500, batchScheduleFn: (send) => setImmediate(send) });
 }
+
+/** The rows of each key, in the order read and at most `max` each: the answers to `keys`, in order. */
+export function rowsPerKey<K, R>(keys: readonly K[], found: readonly R[], keyOf: (row: R) => K, max = Infinity): R[][] {
+  const byKey = new Map<K, R[]>();
+  for (const row of found) {
+    let list = byKey.get(keyOf(row));
+    if (!list) byKey.set(keyOf(row), (list = []));
+    if (list.length < max) list.push(row);
+  }
+  return keys.map((k) => byKey.get(k) ?? []);
+}

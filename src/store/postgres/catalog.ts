@@ -10,7 +10,7 @@ import { orderOf, whereOf } from '../sqlite/filters.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sqlite/rows.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { PgIngestWriter } from './ingest.js';
-import { batchReads } from './batch.js';
+import { batchReads, rowsPerKey } from './batch.js';
 import { cond, one, rows } from './sql.js';
 import { RANK_WEIGHTS, tsqueryLiteral } from './text-search.js';
 
@@ -55,13 +55,7 @@ export class PgCatalog implements CatalogStore {
     // the planner walked listings_updated to the end looking for one SKU (0.5 s at 500k listings).
     const found = await this.listings(`WITH m AS MATERIALIZED (${SELECT} FROM listings l WHERE l.sku = ANY(?::text[]))
       SELECT * FROM m ORDER BY m.updated_at DESC, m.id DESC`, [[...new Set(skus)]], true);
-    const bySku = new Map<string, Listing[]>();
-    for (const l of found) {
-      let list = bySku.get(l.sku);
-      if (!list) bySku.set(l.sku, (list = []));
-      if (list.length < 50) list.push(l);
-    }
-    return skus.map((sku) => bySku.get(sku) ?? []);
+    return rowsPerKey(skus, found, (l) => l.sku, 50);
   });
 
   async getBySku(sku: string): Promise<Listing[]> {
@@ -77,13 +71,7 @@ export class PgCatalog implements CatalogStore {
   private readonly membersOf = batchReads<number, Listing[]>(async (groupIds) => {
     const found = await this.listings(`SELECT m.* FROM unnest(?::bigint[]) AS g(id)
       CROSS JOIN LATERAL (${SELECT} FROM listings l WHERE l.group_id = g.id ORDER BY l.id LIMIT 200) m ORDER BY m.id`, [[...new Set(groupIds)]], true);
-    const byGroup = new Map<number, Listing[]>();
-    for (const l of found) {
-      let list = byGroup.get(l.groupId);
-      if (!list) byGroup.set(l.groupId, (list = []));
-      list.push(l);
-    }
-    return groupIds.map((g) => byGroup.get(g) ?? []);
+    return rowsPerKey(groupIds, found, (l) => l.groupId);
   });
 
   /** The first 200 members by id, read in one query with the other groups asked for at the same time. */
