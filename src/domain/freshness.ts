@@ -1,10 +1,11 @@
+import { TwoGenerationCache } from './id-caches.js';
+
 export type Freshness = 'fresh' | 'recent' | 'stale' | 'very_stale';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-const PARSED_MAX = 50_000;
-const parsed = new Map<string, number>();
+const parsed = new TwoGenerationCache<string, number>(25_000);
 
 /**
  * A stored timestamp in ms. A presented listing asks for its freshness four times and the same
@@ -15,7 +16,6 @@ function timeOf(at: Date | string): number {
   let t = parsed.get(at);
   if (t === undefined) {
     t = new Date(at).getTime();
-    if (parsed.size >= PARSED_MAX) parsed.clear();
     parsed.set(at, t);
   }
   return t;

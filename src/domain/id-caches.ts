@@ -1,7 +1,7 @@
 /**
- * A bounded cache in two generations: entries go to the young map; when it is full the old map
- * is dropped and the young one becomes old. A hit in the old map moves the entry back to the
- * young one, so what is used stays. Every operation is O(1): evicting through a Map's iterator
+ * A bounded cache (or memo) in two generations: entries go to the young map; when it is full the
+ * old map is dropped and the young one becomes old. A hit in the old map moves the entry back to
+ * the young one, so what is used stays (a memo cleared whole at its limit recomputed everything). Every operation is O(1): evicting through a Map's iterator
  * (delete the first key) walks the holes earlier deletes leave at its front, and an import
  * spent most of its time there once the cache was full.
  */

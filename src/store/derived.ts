@@ -2,8 +2,10 @@ import * as crypto from 'node:crypto';
 import Big from 'big.js';
 import { discountPct, toMinor } from '../domain/money.js';
 import type { ListingState } from '../domain/ingest-rules.js';
+import { TwoGenerationCache } from '../domain/id-caches.js';
 
-const slugs = new Map<string, string>();
+// Category names repeat on every listing; the memo stays small whatever the input.
+const slugs = new TwoGenerationCache<string, string>(5_000);
 
 /** Lower-case kebab slug of a category name: "Home & Living" -> "home-living". */
 export function slugify(name: string): string {
@@ -11,8 +13,6 @@ export function slugify(name: string): string {
   if (slug === undefined) {
     slug = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
       .replace(/&/g, ' ').replace(/[^a-z0-9\u0E00-\u0E7F]+/g, '-').replace(/^-+|-+$/g, '');
-    // Category names repeat on every listing; the memo stays small whatever the input.
-    if (slugs.size >= 10_000) slugs.clear();
     slugs.set(name, slug);
   }
   return slug;

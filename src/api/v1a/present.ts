@@ -3,6 +3,7 @@ import type { Currency } from '../../domain/currencies.js';
 import { freshnessOf, isAvailable } from '../../domain/freshness.js';
 import type { Listing, Variant } from '../../domain/listing.js';
 import { formatMoney } from '../../domain/money.js';
+import { TwoGenerationCache } from '../../domain/id-caches.js';
 import { availabilityPrediction, confidenceScore } from '../../domain/signals.js';
 import type { FxService } from '../../catalog/fx-service.js';
 import type { RateTable } from '../../domain/fx.js';
@@ -27,8 +28,7 @@ export function contextWithGroups(c: Container, groups: Map<number, Pick<GroupSt
   return { now: c.clock.now(), fx: c.fx, currency, groups };
 }
 
-const CONVERSIONS_MAX = 50_000;
-const conversions = new WeakMap<RateTable, Map<string, string>>();
+const conversions = new WeakMap<RateTable, TwoGenerationCache<string, string>>();
 
 /**
  * `price` in `from` converted to `to` and formatted, remembered per rate table: a replaced table is
@@ -38,12 +38,11 @@ const conversions = new WeakMap<RateTable, Map<string, string>>();
 export function convertedPrice(fx: FxService, price: string, from: Currency, to: Currency): string {
   const table = fx.rates();
   let memo = conversions.get(table);
-  if (!memo) conversions.set(table, (memo = new Map()));
+  if (!memo) conversions.set(table, (memo = new TwoGenerationCache(25_000)));
   const key = `${price} ${from} ${to}`;
   let text = memo.get(key);
   if (text === undefined) {
     text = formatMoney(fx.convert(new Big(price), from, to), to);
-    if (memo.size >= CONVERSIONS_MAX) memo.clear();
     memo.set(key, text);
   }
   return text;
