@@ -10,6 +10,8 @@ export interface WorkerSetup {
   batchSize: number;
   /** Report what was read every this many bytes (a quarter of the bytes allowed in flight). */
   reportEvery: number;
+  /** Attach matching profiles (see ParseOptions.prepare). */
+  prepare: boolean;
   rates: { date: string; source: string; perEur: Record<Currency, string> };
 }
 export type ToWorker = { type: 'chunk'; data: Uint8Array } | { type: 'end' } | { type: 'taken' };
@@ -34,12 +36,12 @@ export function parallelAvailable(): boolean {
  * finished batches the caller has not taken.
  */
 export async function* parseInWorker(
-  input: Readable, batchSize: number, rates: RateTable,
+  input: Readable, batchSize: number, rates: RateTable, prepare: boolean,
   runner: { url: URL; argv?: string[]; inFlightBytes?: number } = { url: WORKER },
 ): AsyncGenerator<ParsedBatch> {
   const inFlight = runner.inFlightBytes ?? IN_FLIGHT_BYTES;
   const perEur = Object.fromEntries(Object.entries(rates.perEur).map(([c, v]) => [c, v.toFixed()])) as Record<Currency, string>;
-  const setup: WorkerSetup = { batchSize, reportEvery: Math.max(1, inFlight >> 2), rates: { date: rates.date, source: rates.source, perEur } };
+  const setup: WorkerSetup = { batchSize, prepare, reportEvery: Math.max(1, inFlight >> 2), rates: { date: rates.date, source: rates.source, perEur } };
   const worker = new Worker(runner.url, { workerData: setup, argv: runner.argv });
   const queue: Array<Exclude<FromWorker, { type: 'consumed' }>> = [];
   let failure: Error | null = null;

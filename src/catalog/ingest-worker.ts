@@ -45,7 +45,7 @@ const counted = input.pipe(new Transform({
 
 try {
   let sent = 0;
-  for await (const batch of parseLines(counted, { batchSize: setup.batchSize, rates, now: () => new Date(), prepare: true })) {
+  for await (const batch of parseLines(counted, { batchSize: setup.batchSize, rates, now: () => new Date(), prepare: setup.prepare })) {
     send({ type: 'batch', batch });
     sent++;
     // Never more than AHEAD_BATCHES finished batches the writer has not taken yet.

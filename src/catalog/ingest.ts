@@ -27,6 +27,11 @@ export interface IngestOptions {
    * result is the same either way.
    */
   parallel?: boolean;
+  /**
+   * With `parallel`: whether the worker also builds each record's matching profile (default
+   * true). A bulk load matches after storing, from the stored rows, and needs none.
+   */
+  profiles?: boolean;
 }
 
 /**
@@ -41,7 +46,7 @@ export class IngestService {
     const maxRejections = opts.maxRejections ?? 1000;
     const summary: IngestSummary = { lines: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [], events: 0 };
     const batches = opts.parallel && !opts.now && parallelAvailable()
-      ? parseInWorker(input, batchSize, this.rates())
+      ? parseInWorker(input, batchSize, this.rates(), opts.profiles ?? true)
       : parseLines(input, { batchSize, rates: this.rates(), now: opts.now ?? (() => new Date()), prepare: false });
     for await (const b of batches) {
       summary.lines += b.lines;

@@ -3,10 +3,10 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { SqliteStore } from '../store/sqlite/index.js';
-import { tuneForBulkImport } from '../store/sqlite/ingest.js';
+import { tuneForBulkImport, type BulkFinish } from '../store/sqlite/ingest.js';
 import { TIERS, type Tier } from '../store/types.js';
 import { loadDemo } from './demo.js';
-import { progressReporter } from './progress.js';
+import { countReporter, progressReporter } from './progress.js';
 import { serve } from './serve.js';
 
 const program = new Command('catalog').description('Product catalog and price-comparison service').showHelpAfterError();
@@ -34,20 +34,32 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
     const bar = process.stderr.isTTY ? progressReporter('import', size) : null;
     const started = Date.now();
     let s;
+    let finish: BulkFinish | null = null;
     try {
-      s = await c.ingest.ingestStream(input, { batchSize: opts.batch, parallel: true, onProgress: (sum, bytes) => bar?.update(sum, bytes) });
+      s = await c.ingest.ingestStream(input, {
+        batchSize: opts.batch, parallel: true, profiles: !bulk, onProgress: (sum, bytes) => bar?.update(sum, bytes),
+      });
     } finally {
       bar?.stop();
-      if (bulk) {
-        const t = Date.now();
-        sqlite?.catalog.finishBulkLoad();
-        console.error(`bulk load into an empty store: indexes built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
+    const storedSecs = (Date.now() - started) / 1000;
+    if (bulk && sqlite) {
+      console.error(`bulk load into an empty store: ${s.lines} lines stored in ${storedSecs.toFixed(1)} s; matching the stored listings...`);
+      const matching = process.stderr.isTTY ? countReporter('matching', s.inserted) : null;
+      try {
+        finish = sqlite.catalog.finishBulkLoad((n) => matching?.update(n));
+      } finally {
+        matching?.stop();
       }
+      console.error(`matched ${finish.grouped} listings in ${(finish.groupMs / 1000).toFixed(1)} s; indexes built in ${(finish.indexMs / 1000).toFixed(1)} s`);
     }
     for (const r of s.rejections) console.error(`line ${r.line}: ${r.field}: ${r.reason}`);
     if (s.rejected > s.rejections.length) console.error(`... and ${s.rejected - s.rejections.length} more rejected lines`);
     const secs = (Date.now() - started) / 1000;
-    console.log(`inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, rejected ${s.rejected} (${s.lines} lines in ${secs.toFixed(1)} s, ${Math.round(s.lines / Math.max(secs, 0.001))} lines/s)`);
+    const rate = (n: number, t: number) => Math.round(n / Math.max(t, 0.001));
+    const stored = finish ? `stored in ${storedSecs.toFixed(1)} s (${rate(s.lines, storedSecs)} lines/s), ` : '';
+    console.log(`inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, rejected ${s.rejected} `
+      + `(${s.lines} lines ${stored}done in ${secs.toFixed(1)} s, ${rate(s.lines, secs)} lines/s)`);
     await c.close();
     process.exitCode = s.rejected > 0 ? 1 : 0;
   });

@@ -21,3 +21,19 @@ export function progressReporter(label: string, totalBytes: number | null) {
     },
   };
 }
+
+/** A progress bar on a terminal for a step of known size (listings matched after a bulk load). */
+export function countReporter(label: string, total: number) {
+  const bar = new cliProgress.SingleBar({ format: `${label} [{bar}] {percentage}% | {value}/{total} | {rate}/s`, hideCursor: true },
+    cliProgress.Presets.shades_classic);
+  const started = Date.now();
+  bar.start(Math.max(total, 1), 0, { rate: 0 });
+  return {
+    update(done: number) {
+      bar.update(done, { rate: Math.round(done / Math.max(0.001, (Date.now() - started) / 1000)) });
+    },
+    stop() {
+      bar.stop();
+    },
+  };
+}

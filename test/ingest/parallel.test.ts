@@ -35,7 +35,7 @@ describe('parsing in a worker thread', () => {
     const here = await all(parseLines(Readable.from([text]), { batchSize: 50, rates, now: () => new Date(), prepare: true }));
     // Small chunks: lines cross chunk boundaries.
     const chunks = text.match(/[\s\S]{1,997}/g)!.map((c) => Buffer.from(c));
-    const there = await all(parseInWorker(Readable.from(chunks), 50, rates, runner));
+    const there = await all(parseInWorker(Readable.from(chunks), 50, rates, true, runner));
     expect(stable(there)).toEqual(stable(here));
     expect(there.reduce((n, b) => n + b.records.length, 0)).toBeGreaterThan(200);
     expect(there.flatMap((b) => b.rejections).length).toBeGreaterThan(5);
@@ -53,7 +53,7 @@ describe('parsing in a worker thread', () => {
     const chunks = lines.match(/[\s\S]{1,4096}/g)!;
     let records = 0;
     let batches = 0;
-    for await (const b of parseInWorker(Readable.from(chunks), 1000, rates, { ...runner, inFlightBytes: 64 << 10 })) {
+    for await (const b of parseInWorker(Readable.from(chunks), 1000, rates, true, { ...runner, inFlightBytes: 64 << 10 })) {
       records += b.records.length;
       if (batches++ === 0) await new Promise((r) => setTimeout(r, 200)); // the worker waits meanwhile
     }
@@ -65,7 +65,7 @@ describe('parsing in a worker thread', () => {
     const lines = Buffer.from([JSON.stringify(rec({ sku: 'A' })), long, JSON.stringify(rec({ sku: 'B' }))].join('\n'));
     // As a file is read: 64 KiB chunks.
     const chunks = Array.from({ length: Math.ceil(lines.length / 65536) }, (_, i) => lines.subarray(i * 65536, (i + 1) * 65536));
-    const there = await all(parseInWorker(Readable.from(chunks), 10, rates, runner));
+    const there = await all(parseInWorker(Readable.from(chunks), 10, rates, true, runner));
     expect(there.flatMap((b) => b.records).map((r) => r.sku)).toEqual(['A']);
     expect(there.flatMap((b) => b.rejections)).toEqual([{ line: 2, field: '(line)', reason: expect.stringMatching(/longer than/) }]);
   }, 20_000);

@@ -50,30 +50,62 @@ function snapshot(store: SqliteStore) {
 const catalog = () => [...generateDemoRecords({ listings: 1500, seed: 11, historyDays: 0, now: new Date('2026-11-20T00:00:00Z') })];
 
 describe('bulk load', () => {
-  it('leaves what a row-by-row import leaves, an in-file price change and a late regroup included', async () => {
-    const records: unknown[] = catalog();
-    const first = records[10] as Record<string, unknown>;
-    // A price change halfway (no regroup: the load goes on) and a retitled listing at the end
-    // (its keys are replaced: the load ends there and the rest is written row by row).
-    records.splice(700, 0, { ...first, price: '1.00', observed_at: '2026-11-21T00:00:00.000Z' });
-    records.push({ ...first, title: 'Completely different product name 9000', observed_at: '2026-11-22T00:00:00.000Z' }, rec({ sku: 'LAST' }));
+  it('leaves what a row-by-row import leaves, each listing matched on its state at the end of the file', async () => {
+    const records: Array<Record<string, unknown>> = catalog();
+    const first = records[10];
+    // A price change halfway and a retitle at the end: the load goes on through both, and the
+    // listing is matched once, on its last state.
+    const repriced = { ...first, price: '1.00', observed_at: '2026-11-21T00:00:00.000Z' };
+    const retitled = { ...repriced, title: 'Completely different product name 9000', observed_at: '2026-11-22T00:00:00.000Z' };
+    records.splice(700, 0, repriced);
+    records.push(retitled, rec({ sku: 'LAST' }));
 
     const plain = open('plain.db');
     const bulk = open('bulk.db');
     await ingest(plain, records);
     expect(bulk.catalog.startBulkLoad()).toBe(true);
     const summary = await ingest(bulk, records);
-    bulk.catalog.finishBulkLoad();
+    expect(bulk.db.prepare('SELECT count(*) FROM listings WHERE match_profile IS NULL').pluck().get()).toBe(records.length - 2);
+    const finish = bulk.catalog.finishBulkLoad();
 
     expect(summary).toMatchObject({ rejected: 0, updated: 2 });
-    expect(snapshot(bulk)).toEqual(snapshot(plain));
-    expect(new Set(snapshot(bulk).listings.map((l) => l[7])).size).toBeLessThan(1400); // groups formed
+    expect(finish.grouped).toBe(records.length - 2);
+    // Prices seen and events are the file's; groups, profiles and keys are those of a row-by-row
+    // import of each listing's last state, in the order the listings first appear.
+    const last = [...records.slice(0, 700), ...records.slice(701, -2)].map((r) => (r === first ? retitled : r));
+    last.push(records[records.length - 1]);
+    const final = open('final.db');
+    await ingest(final, last);
+    const { observations, events, ...matched } = snapshot(bulk);
+    expect({ observations, events }).toEqual({ observations: snapshot(plain).observations, events: snapshot(plain).events });
+    const { observations: _o, events: _e, ...expected } = snapshot(final);
+    expect(matched).toEqual(expected);
+    expect(new Set(matched.listings.map((l) => l[7])).size).toBeLessThan(1400); // groups formed
     expect(bulk.db.prepare('SELECT count(*) FROM bulk_load').pluck().get()).toBe(0);
-    for (const text of ['laptop', 'wireless headphones', 'samsung']) {
-      const query = { text, filter: {}, sort: 'relevance' as const, limit: 20, offset: 0, facets: true };
-      expect(await bulk.catalog.search(query)).toEqual(await plain.catalog.search(query));
+    // The same answers (the one listing's history aside: `final` never saw its first price).
+    const answer = async (store: SqliteStore, text: string) => {
+      const r = await store.catalog.search({ text, filter: {}, sort: 'relevance', limit: 20, offset: 0, facets: true });
+      return { ...r, listings: r.listings.map((l) => [l.id, l.groupId, l.title, l.price]) };
+    };
+    for (const text of ['laptop', 'wireless headphones', 'samsung', 'completely different']) {
+      expect(await answer(bulk, text)).toEqual(await answer(final, text));
     }
+    expect((await answer(bulk, 'completely different')).total).toBe(1);
   }, 60_000);
+
+  it('serves what it stored, unmatched, before its end', async () => {
+    const records = catalog().slice(0, 300);
+    const loader = open('serving.db');
+    const server = open('serving.db');
+    expect(loader.catalog.startBulkLoad()).toBe(true);
+    await ingest(loader, records);
+    const stored = await server.catalog.getById(1);
+    expect(stored).toMatchObject({ sku: String(records[0].sku), groupId: 1 });
+    expect(await server.catalog.search({ text: String(records[0].title).split(' ')[1], filter: {}, sort: 'relevance', limit: 5, offset: 0, facets: false }))
+      .toMatchObject({ total: expect.any(Number) });
+    loader.catalog.finishBulkLoad();
+    expect(server.db.prepare('SELECT count(*) FROM listings WHERE match_profile IS NULL').pluck().get()).toBe(0);
+  }, 30_000);
 
   it('starts only on an empty store, one at a time', async () => {
     const a = open('one.db');

@@ -5,15 +5,19 @@ import type { Database } from 'better-sqlite3';
  * by row: kept up per row, each of these lands every insert on a random page, and together they
  * cost more than the rows; built over the loaded table, each is one sort. Migration 1's definitions.
  */
-const DEFERRED_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
+const READ_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   ['listings_updated', 'listings (updated_at DESC, id DESC)'],
   ['listings_price', 'listings (price_sgd_minor, id)'],
   ['listings_sku', 'listings (sku)'],
-  ['listings_group', 'listings (group_id)'],
   ['listings_deals', 'listings (history_discount_pct DESC, id) WHERE history_discount_pct > 0'],
   ['listings_discount', 'listings (discount_pct DESC, id) WHERE discount_pct > 0'],
+];
+/** The indexes of what matching writes: built after it, since it rewrites every listing's group. */
+const MATCH_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
+  ['listings_group', 'listings (group_id)'],
   ['block_keys_listing', 'block_keys (listing_id)'],
 ];
+const DEFERRED_INDEXES = [...READ_INDEXES, ...MATCH_INDEXES];
 /** FTS5's default. A bulk load sets 0: one merge at its end instead of one every few batches. */
 const FTS_AUTOMERGE = 4;
 
@@ -46,6 +50,17 @@ export function startBulkLoad(db: Database): boolean {
 }
 
 /**
+ * The indexes reads need, built once the listings are stored, and FTS merged: a server beside the
+ * import serves from them while the stored listings are matched.
+ */
+export function buildReadIndexes(db: Database): void {
+  db.transaction(() => {
+    for (const [name, on] of READ_INDEXES) db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${on}`);
+    db.exec("INSERT INTO listings_fts (listings_fts) VALUES ('optimize')");
+  }).immediate();
+}
+
+/**
  * Ends a bulk load in one transaction: the staged blocking keys go into block_keys in key order
  * (appends, not random inserts), the deferred indexes are built, FTS merges its segments once.
  */
@@ -60,9 +75,13 @@ export function finishBulkLoad(db: Database): void {
   }).immediate();
 }
 
-/** On opening the store: finishes a bulk load whose process is gone (it crashed or was killed). */
-export function recoverBulkLoad(db: Database): void {
+/**
+ * On opening the store: finishes a bulk load whose process is gone (it crashed or was killed).
+ * True when it did: the listings that load stored but did not match are still pending.
+ */
+export function recoverBulkLoad(db: Database): boolean {
   const pid = db.prepare('SELECT pid FROM bulk_load').pluck().get() as number | undefined;
-  if (pid === undefined || pid === process.pid || alive(pid)) return;
+  if (pid === undefined || pid === process.pid || alive(pid)) return false;
   finishBulkLoad(db);
+  return true;
 }

@@ -6,7 +6,7 @@ import type {
   CatalogStore, CategoryCount, Facets, GroupStats, IngestBatchResult, ListingFilter, PageCursor, PageResult, SearchDoc, SearchQuery, SearchResult,
 } from '../types.js';
 import { ftsQuery, orderOf, whereOf } from './filters.js';
-import { SqliteIngestWriter } from './ingest.js';
+import { SqliteIngestWriter, type BulkFinish } from './ingest.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from './rows.js';
 import { IN_LIST_MAX, inList, listingColumns, rowOf, Statements } from './listing-reads.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../facets.js';
@@ -43,8 +43,14 @@ export class SqliteCatalog implements CatalogStore {
     return this.writer.startBulk();
   }
 
-  finishBulkLoad(): void {
-    this.writer.finishBulk();
+  /** Ends a bulk load: its listings matched, its indexes built (see SqliteIngestWriter.finishBulk). */
+  finishBulkLoad(onGrouped?: (grouped: number) => void): BulkFinish {
+    return this.writer.finishBulk(onGrouped);
+  }
+
+  /** Matches the listings a dead bulk load stored but did not match. */
+  matchPending(): number {
+    return this.writer.recoverPending();
   }
 
   private statements?: Statements;

@@ -116,8 +116,9 @@ export class SqliteStore implements Store {
 
   constructor(readonly db: Database) {
     migrateSqlite(db);
-    recoverBulkLoad(db);
+    const recovered = recoverBulkLoad(db);
     this.catalog = new SqliteCatalog(db);
+    if (recovered) this.catalog.matchPending();
     this.events = new SqliteEvents(db);
     this.fx = new SqliteFx(db);
     this.keys = new SqliteKeys(db);

@@ -5,9 +5,20 @@ import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import { derivedColumns, listingUuid } from '../derived.js';
 import type { IngestBatchResult } from '../types.js';
-import { finishBulkLoad, startBulkLoad } from './bulk-load.js';
+import { buildReadIndexes, finishBulkLoad, startBulkLoad } from './bulk-load.js';
 import { MatchCandidates } from './ingest-candidates.js';
 import { toListing, type ListingRow } from './rows.js';
+
+/** Listings matched per transaction when a bulk load groups what it stored. */
+const GROUP_CHUNK = 2000;
+
+/** What `finishBulk` did, for the import summary. */
+export interface BulkFinish {
+  /** Listings matched after they were stored (0 when no bulk load ran). */
+  grouped: number;
+  groupMs: number;
+  indexMs: number;
+}
 
 const HISTORY_WINDOW_MS = 90 * 86400_000;
 
@@ -46,6 +57,11 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
  * Writes ingest batches: one transaction per batch, listing + observation + events + group together.
  * A new listing's group is chosen before its row is written (its id is the next rowid, which
  * SQLite would give it anyway), so the row is written once, group and profile included.
+ *
+ * In a bulk load the listings are stored first and matched after (`finishBulk`): a stored but
+ * not yet matched listing is *pending* (its own group, no profile, no blocking keys). Matching
+ * them in id order, each against the listings before it, is what row-by-row ingest does, so the
+ * groups come out the same; each listing is matched on its state at the end of the load.
  */
 export class SqliteIngestWriter {
   private readonly s: Record<string, Statement>;
@@ -62,6 +78,9 @@ export class SqliteIngestWriter {
     const sets = COLUMNS.map((c) => `${c} = ?`).join(', ');
     this.s = {
       find: db.prepare('SELECT * FROM listings WHERE source = ? AND sku = ?'),
+      pending: db.prepare(`SELECT id, title, description, brand, gtin, mpn, category, specs, price_usd FROM listings
+        WHERE id > ? AND match_profile IS NULL ORDER BY id LIMIT ${GROUP_CHUNK}`),
+      setGroup: db.prepare('UPDATE listings SET group_id = ?, match_profile = ? WHERE id = ?'),
       insert: db.prepare(`INSERT INTO listings (id, uuid, group_id, match_profile, created_at, ${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length + 5)})`),
       update: db.prepare(`UPDATE listings SET ${sets} WHERE id = ?`),
       updateGrouped: db.prepare(`UPDATE listings SET ${sets}, group_id = ?, match_profile = ? WHERE id = ?`),
@@ -89,8 +108,8 @@ export class SqliteIngestWriter {
   }
 
   /**
-   * Starts a bulk load if the store is empty (see bulk-load.ts); the writer then keeps every
-   * blocking key and candidate in memory. Until `finishBulk`, the deferred indexes are missing.
+   * Starts a bulk load if the store is empty (see bulk-load.ts): listings are stored pending and
+   * matched at `finishBulk`, from memory. Until then the deferred indexes are missing.
    */
   startBulk(): boolean {
     if (this.bulk || !startBulkLoad(this.db)) return false;
@@ -100,32 +119,92 @@ export class SqliteIngestWriter {
     return true;
   }
 
-  /** Ends a bulk load (a no-op outside one): staged keys merged, indexes built, bounded caches again. */
-  finishBulk(): void {
-    if (!this.bulk) return;
+  /**
+   * Ends a bulk load (a no-op outside one): the read indexes are built, the pending listings
+   * matched from memory (their keys staged), then the staged keys merged and the group index built.
+   */
+  finishBulk(onGrouped?: (grouped: number) => void): BulkFinish {
+    if (!this.bulk) return { grouped: 0, groupMs: 0, indexMs: 0 };
+    let t = performance.now();
+    // Reads during the matching (a server beside the import) find their indexes already.
+    buildReadIndexes(this.db);
+    let indexMs = performance.now() - t;
+    t = performance.now();
+    const grouped = this.groupPending(onGrouped);
+    const groupMs = performance.now() - t;
+    t = performance.now();
+    this.endBulk();
+    indexMs += performance.now() - t;
+    return { grouped, groupMs, indexMs };
+  }
+
+  /** On opening a store whose loader died: its stored listings are matched against the store, row by row. */
+  recoverPending(): number {
+    return this.groupPending();
+  }
+
+  private endBulk(): void {
     this.bulk = false;
     finishBulkLoad(this.db);
     this.candidates.setComplete(false);
+  }
+
+  /**
+   * A bulk load ends early when its memory is no longer the whole store (another writer wrote):
+   * its keys are merged and indexes built, then what it stored is matched against the store.
+   */
+  private endBulkEarly(): void {
+    this.endBulk();
+    this.candidates.clear();
+    this.groupPending();
+  }
+
+  /** Matches every pending listing, in id order, each in the transaction that stores its group and keys. */
+  private groupPending(onGrouped?: (grouped: number) => void): number {
+    let grouped = 0;
+    let after = 0;
+    const chunk = this.db.transaction(() => {
+      const rows = this.s.pending.all(after) as Array<Pick<ListingRow, 'id' | 'title' | 'description' | 'brand' | 'gtin' | 'mpn' | 'category' | 'specs' | 'price_usd'>>;
+      for (const row of rows) {
+        const profile = profileOfListing({
+          title: row.title, description: row.description, brand: row.brand, gtin: row.gtin, mpn: row.mpn,
+          category: row.category, specs: row.specs == null ? null : JSON.parse(row.specs), priceUsd: row.price_usd,
+        });
+        const group = this.matchProfile(row.id, profile);
+        this.s.setGroup.run(group.groupId, group.text, row.id);
+        this.index(row.id, group, false);
+      }
+      return rows;
+    });
+    for (;;) {
+      const rows = chunk.immediate();
+      if (!rows.length) return grouped;
+      after = rows[rows.length - 1].id;
+      grouped += rows.length;
+      onGrouped?.(grouped);
+    }
   }
 
   private apply(records: NormalizedRecord[]): IngestBatchResult {
     // Another writer (a CLI import beside the server) may have moved groups since our last batch;
     // a bulk load's memory is then no longer the whole store, so the load ends here.
     if (this.s.lastEvent.get() !== this.lastEventSeen) {
-      this.finishBulk();
-      this.candidates.clear();
+      if (this.bulk) this.endBulkEarly();
+      else this.candidates.clear();
     }
     let lastId = this.s.maxId.get() as number;
     const outcomes: IngestBatchResult['outcomes'] = [];
     let events = 0;
     let inserted = 0;
     for (const r of records) {
-      const row = this.s.find.get(r.source, r.sku) as ListingRow | undefined;
+      const row = this.s.find.get(r.source, r.sku) as (ListingRow & { match_profile: string | null }) | undefined;
       const prev = row ? toListing(row) : null;
       const recent = prev && prev.price !== r.price ? this.recentPrices(prev.id, r.observedAt) : [];
       const plan = planIngest(prev, r, recent);
-      // Regrouping a stored listing deletes its keys: a bulk load ends first (its keys are staged).
-      if (prev && plan.regroup) this.finishBulk();
+      // A pending listing is matched later, on its latest state; a matched one is matched again now.
+      const regroup = plan.regroup && !(row && row.match_profile == null);
+      // Regrouping a matched listing deletes its keys: a bulk load ends first (its keys are staged).
+      if (prev && regroup && this.bulk) this.endBulkEarly();
       let id = prev?.id ?? 0;
       const uuid = prev?.uuid ?? r.prepared?.uuid ?? listingUuid(r.source, r.sku);
       if (plan.state && plan.outcome === 'unchanged') {
@@ -133,9 +212,10 @@ export class SqliteIngestWriter {
       } else if (plan.state) {
         const values = stateValues(plan.state);
         if (!prev) id = ++lastId;
-        const group = plan.regroup ? this.chooseGroup(id, plan.state, r) : null;
+        // In a bulk load a new listing is stored pending: its own group, matched at the end.
+        const group = regroup && !(this.bulk && !prev) ? this.chooseGroup(id, plan.state, r) : null;
         if (!prev) {
-          this.s.insert.run(id, uuid, group ? group.groupId : 0, group ? group.text : null, r.observedAt, ...values);
+          this.s.insert.run(id, uuid, group ? group.groupId : id, group ? group.text : null, r.observedAt, ...values);
           inserted++;
         } else if (group) {
           this.s.updateGrouped.run(...values, group.groupId, group.text, id);
@@ -172,6 +252,10 @@ export class SqliteIngestWriter {
     const prepared = r.matchProfile ? r.prepared : undefined;
     const profile = r.matchProfile ?? profileOfListing(s);
     if (prepared) adoptCompact(profile, prepared.compact);
+    return this.matchProfile(id, profile, prepared);
+  }
+
+  private matchProfile(id: number, profile: MatchProfile, prepared?: { keys: string[]; profileText: string }) {
     const keys = prepared?.keys ?? blockingKeys(profile);
     const choice = chooseGroup(profile, this.candidates.find(id, keys));
     return { groupId: choice?.groupId ?? id, profile, keys, text: prepared?.profileText ?? encodeProfile(profile) };
