@@ -51,8 +51,8 @@ const catalog = () => [...generateDemoRecords({ listings: 1500, seed: 11, histor
 
 describe('bulk load', () => {
   it('leaves what a row-by-row import leaves, each listing matched on its state at the end of the file', async () => {
-    const records: Array<Record<string, unknown>> = catalog();
-    const first = records[10];
+    const records: unknown[] = catalog();
+    const first = records[10] as Record<string, unknown>;
     // A price change halfway and a retitle at the end: the load goes on through both, and the
     // listing is matched once, on its last state.
     const repriced = { ...first, price: '1.00', observed_at: '2026-11-21T00:00:00.000Z' };
@@ -100,9 +100,9 @@ describe('bulk load', () => {
     expect(loader.catalog.startBulkLoad()).toBe(true);
     await ingest(loader, records);
     const stored = await server.catalog.getById(1);
-    expect(stored).toMatchObject({ sku: String(records[0].sku), groupId: 1 });
-    expect(await server.catalog.search({ text: String(records[0].title).split(' ')[1], filter: {}, sort: 'relevance', limit: 5, offset: 0, facets: false }))
-      .toMatchObject({ total: expect.any(Number) });
+    expect(stored).toMatchObject({ sku: records[0].sku, groupId: 1 });
+    const hits = await server.catalog.search({ text: records[0].title, filter: {}, sort: 'relevance', limit: 5, offset: 0, facets: false });
+    expect(hits.listings.map((l) => l.id)).toContain(1);
     loader.catalog.finishBulkLoad();
     expect(server.db.prepare('SELECT count(*) FROM listings WHERE match_profile IS NULL').pluck().get()).toBe(0);
   }, 30_000);

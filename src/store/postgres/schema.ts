@@ -163,4 +163,11 @@ CREATE TRIGGER api_keys_changed AFTER INSERT OR UPDATE OR DELETE ON api_keys
   FOR EACH STATEMENT EXECUTE FUNCTION count_key_change();
 `,
   },
+  {
+    version: 5,
+    name: 'listing uuid index',
+    // SQLite's listing table was rebuilt so its bulk loader can defer the UUID index; PostgreSQL's
+    // needs nothing. Kept so one version number means one schema on both stores.
+    sql: 'SELECT 1',
+  },
 ];

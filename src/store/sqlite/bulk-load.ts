@@ -3,9 +3,10 @@ import type { Database } from 'better-sqlite3';
 /**
  * What a bulk load (`catalog import` into an empty store) builds once at its end instead of row
  * by row: kept up per row, each of these lands every insert on a random page, and together they
- * cost more than the rows; built over the loaded table, each is one sort. Migration 1's definitions.
+ * cost more than the rows; built over the loaded table, each is one sort. Migrations 1 and 5 define them.
  */
 const READ_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
+  ['listings_uuid', 'listings (uuid)'],
   ['listings_updated', 'listings (updated_at DESC, id DESC)'],
   ['listings_price', 'listings (price_sgd_minor, id)'],
   ['listings_sku', 'listings (sku)'],
@@ -18,6 +19,9 @@ const MATCH_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   ['block_keys_listing', 'block_keys (listing_id)'],
 ];
 const DEFERRED_INDEXES = [...READ_INDEXES, ...MATCH_INDEXES];
+/** Deferred indexes that also enforce uniqueness (migration 5 made the UUID's one of these). */
+const UNIQUE = new Set(['listings_uuid']);
+const create = (name: string, on: string) => `CREATE ${UNIQUE.has(name) ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${on}`;
 /** FTS5's default. A bulk load sets 0: one merge at its end instead of one every few batches. */
 const FTS_AUTOMERGE = 4;
 
@@ -55,7 +59,7 @@ export function startBulkLoad(db: Database): boolean {
  */
 export function buildReadIndexes(db: Database): void {
   db.transaction(() => {
-    for (const [name, on] of READ_INDEXES) db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${on}`);
+    for (const [name, on] of READ_INDEXES) db.exec(create(name, on));
     db.exec("INSERT INTO listings_fts (listings_fts) VALUES ('optimize')");
   }).immediate();
 }
@@ -68,7 +72,7 @@ export function finishBulkLoad(db: Database): void {
   db.transaction(() => {
     db.exec('INSERT OR IGNORE INTO block_keys (key, listing_id) SELECT key, listing_id FROM block_keys_staging ORDER BY key, listing_id');
     db.exec('DELETE FROM block_keys_staging');
-    for (const [name, on] of DEFERRED_INDEXES) db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${on}`);
+    for (const [name, on] of DEFERRED_INDEXES) db.exec(create(name, on));
     ftsAutomerge(db, FTS_AUTOMERGE);
     db.exec("INSERT INTO listings_fts (listings_fts) VALUES ('optimize')");
     db.exec('DELETE FROM bulk_load');

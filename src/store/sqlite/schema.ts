@@ -151,4 +151,70 @@ CREATE TRIGGER api_keys_updated AFTER UPDATE ON api_keys BEGIN UPDATE counters S
 CREATE TRIGGER api_keys_deleted AFTER DELETE ON api_keys BEGIN UPDATE counters SET value = value + 1 WHERE name = 'api_keys'; END;
 `,
   },
+  {
+    version: 5,
+    name: 'listing uuid index',
+    // The UUID's uniqueness moves from a column constraint to a named index, so that a bulk load
+    // can build it once at its end: UUIDs are hashes, and kept up per row their index lands every
+    // insert on a random page. The table is rebuilt with the same columns, ids and indexes.
+    sql: `
+CREATE TABLE listings_v5 (
+  id INTEGER PRIMARY KEY,
+  uuid TEXT NOT NULL,
+  source TEXT NOT NULL,
+  sku TEXT NOT NULL,
+  merchant_id TEXT,
+  title TEXT NOT NULL,
+  description TEXT,
+  brand TEXT,
+  category TEXT,
+  category_path TEXT,
+  category_key TEXT,
+  gtin TEXT,
+  mpn TEXT,
+  price TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  price_sgd TEXT,
+  price_usd TEXT,
+  price_sgd_minor INTEGER NOT NULL,
+  original_price TEXT,
+  discount_pct REAL NOT NULL DEFAULT 0,
+  history_discount_pct REAL NOT NULL DEFAULT 0,
+  url TEXT NOT NULL,
+  domain TEXT,
+  affiliate_url TEXT,
+  image_url TEXT,
+  rating TEXT,
+  review_count INTEGER,
+  region TEXT NOT NULL,
+  country_code TEXT NOT NULL,
+  in_stock INTEGER,
+  stock_level TEXT,
+  shipping_days INTEGER,
+  specs TEXT,
+  metadata TEXT,
+  variants TEXT,
+  group_id INTEGER NOT NULL,
+  match_profile TEXT,
+  price_trend TEXT,
+  reference_price TEXT,
+  last_checked_at TEXT NOT NULL,
+  data_updated_at TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (source, sku)
+);
+INSERT INTO listings_v5 (id, uuid, source, sku, merchant_id, title, description, brand, category, category_path, category_key, gtin, mpn, price, currency, price_sgd, price_usd, price_sgd_minor, original_price, discount_pct, history_discount_pct, url, domain, affiliate_url, image_url, rating, review_count, region, country_code, in_stock, stock_level, shipping_days, specs, metadata, variants, group_id, match_profile, price_trend, reference_price, last_checked_at, data_updated_at, created_at, updated_at)
+  SELECT id, uuid, source, sku, merchant_id, title, description, brand, category, category_path, category_key, gtin, mpn, price, currency, price_sgd, price_usd, price_sgd_minor, original_price, discount_pct, history_discount_pct, url, domain, affiliate_url, image_url, rating, review_count, region, country_code, in_stock, stock_level, shipping_days, specs, metadata, variants, group_id, match_profile, price_trend, reference_price, last_checked_at, data_updated_at, created_at, updated_at FROM listings;
+DROP TABLE listings;
+ALTER TABLE listings_v5 RENAME TO listings;
+CREATE UNIQUE INDEX listings_uuid ON listings (uuid);
+CREATE INDEX listings_updated ON listings (updated_at DESC, id DESC);
+CREATE INDEX listings_price ON listings (price_sgd_minor, id);
+CREATE INDEX listings_sku ON listings (sku);
+CREATE INDEX listings_group ON listings (group_id);
+CREATE INDEX listings_deals ON listings (history_discount_pct DESC, id) WHERE history_discount_pct > 0;
+CREATE INDEX listings_discount ON listings (discount_pct DESC, id) WHERE discount_pct > 0;
+`,
+  },
 ];
