@@ -4,7 +4,7 @@ import type { RateTable } from '../domain/fx.js';
 import type { NormalizedRecord, PreparedRecord } from '../domain/ingest-record.js';
 import { profileOfListing } from '../domain/listing-profile.js';
 import { blockingKeys, compactProfile, encodeProfile, type MatchProfile } from '../domain/matching/index.js';
-import { listingUuid } from '../store/derived.js';
+import { listingUuid, storedColumns } from '../store/derived.js';
 import { normalizeRecord, type Rejection } from './normalize.js';
 
 export const MAX_LINE_BYTES = 1_000_000;
@@ -64,6 +64,7 @@ export async function* parseLines(input: Readable, opts: ParseOptions): AsyncGen
         const n = normalizeRecord(raw, lineNo, opts.rates, opts.now());
         if (!n.ok) batch.rejections.push(n.rejection);
         else {
+          n.record.stored = storedColumns(n.record);
           if (opts.prepare) {
             n.record.matchProfile = profileOfListing(n.record);
             n.record.prepared = prepare(n.record, n.record.matchProfile);

@@ -22,6 +22,23 @@ export interface NormalizedRecord extends Omit<Listing,
   matchProfile?: MatchProfile;
   /** More work done for a writer ahead of time, from `matchProfile`; it never changes a decision either. */
   prepared?: PreparedRecord;
+  /** The record's columns as a store writes them, worked out off the writer's thread. */
+  stored?: StoredColumns;
+}
+
+/**
+ * The columns a store writes that follow from the record's fields alone, each exactly as the
+ * writer would work it out (JSON texts, and what exists to be filtered or sorted on).
+ */
+export interface StoredColumns {
+  uuid: string;
+  categoryPath: string | null;
+  specs: string | null;
+  metadata: string | null;
+  variants: string | null;
+  categoryKey: string | null;
+  domain: string | null;
+  discountPct: number;
 }
 
 /** What a writer would derive from a record and its matchProfile, each field exactly as it would. */

@@ -2,6 +2,7 @@ import * as crypto from 'node:crypto';
 import Big from 'big.js';
 import { discountPct, toMinor } from '../domain/money.js';
 import type { ListingState } from '../domain/ingest-rules.js';
+import type { NormalizedRecord, StoredColumns } from '../domain/ingest-record.js';
 import { TwoGenerationCache } from '../domain/id-caches.js';
 
 // Category names repeat on every listing; the memo stays small whatever the input.
@@ -56,19 +57,36 @@ export function listingUuid(source: string, sku: string): string {
 const CENTS = /^(\d{1,13})\.(\d\d)$/;
 
 /** Integer SGD cents; an amount already written with two decimals is read off its digits. */
-function sgdMinor(amount: string): number {
+export function sgdMinor(amount: string): number {
   const m = CENTS.exec(amount);
   return m ? Number(m[1]) * 100 + Number(m[2]) : toMinor(new Big(amount), 'SGD');
 }
 
+const discountOf = (s: { price: string }, than: string | null) => (than ? discountPct(new Big(s.price), new Big(than)) : 0);
+
 /** Columns derived from a listing's state that exist only to be filtered or sorted on. */
 export function derivedColumns(s: ListingState) {
-  const price = new Big(s.price);
   return {
     categoryKey: categoryKey(s.categoryPath, s.category),
     domain: domainOf(s.url),
-    discountPct: discountPct(price, s.originalPrice ? new Big(s.originalPrice) : null),
-    historyDiscountPct: discountPct(price, s.referencePrice ? new Big(s.referencePrice) : null),
+    discountPct: discountOf(s, s.originalPrice),
+    historyDiscountPct: historyDiscountPct(s),
     priceSgdMinor: s.priceSgd ? sgdMinor(s.priceSgd) : 0,
+  };
+}
+
+/** How far below its own recent median a listing is priced (0 without history). */
+export function historyDiscountPct(s: Pick<ListingState, 'price' | 'referencePrice'>): number {
+  return discountOf(s, s.referencePrice);
+}
+
+const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
+
+/** A record's StoredColumns: what derivedColumns and the JSON columns make of a state built from it. */
+export function storedColumns(r: Pick<NormalizedRecord, 'source' | 'sku' | 'categoryPath' | 'category' | 'specs' | 'metadata' | 'variants' | 'url' | 'price' | 'originalPrice'>): StoredColumns {
+  return {
+    uuid: listingUuid(r.source, r.sku),
+    categoryPath: json(r.categoryPath), specs: json(r.specs), metadata: json(r.metadata), variants: json(r.variants),
+    categoryKey: categoryKey(r.categoryPath, r.category), domain: domainOf(r.url), discountPct: discountOf(r, r.originalPrice),
   };
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Big from 'big.js';
-import { CURRENCIES, decimalsOf } from '../../src/domain/currencies.js';
-import { convert, parseRateCsv, rateTableToCsv } from '../../src/domain/fx.js';
-import { changePct, formatMoney, fromMinor, parseDecimal, toMinor } from '../../src/domain/money.js';
+import { CURRENCIES, decimalsOf, type Currency } from '../../src/domain/currencies.js';
+import { convert, parseRateCsv, rateTableToCsv, type RateTable } from '../../src/domain/fx.js';
+import { changePct, formatMoney, fromMinor, parseDecimal, roundFor, toMinor } from '../../src/domain/money.js';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 
 const rates = shippedRates();
@@ -11,7 +11,31 @@ const amount = fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ mi
   .map(([i, f]) => new Big(`${i}.${String(f).padStart(2, '0')}`));
 const currency = fc.constantFrom(...CURRENCIES);
 
+/** convert as big.js steps it: divide to Big.DP places, multiply, round once. */
+const convertByBig = (a: Big, from: Currency, to: Currency, table: RateTable) =>
+  (from === to ? a : roundFor(a.div(table.perEur[from]).times(table.perEur[to]), to));
+/** Any decimal an ingest accepts: up to 15 integer digits and 12 decimals, either sign. */
+const anyDecimal = fc.tuple(fc.bigInt({ min: -(10n ** 15n) + 1n, max: 10n ** 15n - 1n }), fc.integer({ min: 0, max: 12 }))
+  .map(([digits, places]) => new Big(digits.toString()).div(new Big(10).pow(places)));
+const rateText = fc.tuple(fc.bigInt({ min: 1n, max: 10n ** 9n }), fc.integer({ min: 0, max: 8 }))
+  .map(([digits, places]) => new Big(digits.toString()).div(new Big(10).pow(places)));
+
 describe('money', () => {
+  it('converts exactly as big.js divides, multiplies and rounds, for every pair, amount and rate', () => {
+    fc.assert(fc.property(anyDecimal, currency, currency, (a, from, to) => {
+      expect(convert(a, from, to, rates).toFixed()).toBe(convertByBig(a, from, to, rates).toFixed());
+    }), { numRuns: 3000 });
+    fc.assert(fc.property(anyDecimal, rateText, rateText, currency, currency, (a, rf, rt, from, to) => {
+      const table: RateTable = { ...rates, perEur: { ...rates.perEur, [from]: rf, [to]: rt } };
+      expect(convert(a, from, to, table).toFixed()).toBe(convertByBig(a, from, to, table).toFixed());
+    }), { numRuns: 3000 });
+    // A half rounds away from zero: 0.01 EUR at 0.5 SGD per EUR is 0.005 SGD, so 0.01.
+    const table: RateTable = { ...rates, perEur: { ...rates.perEur, EUR: new Big(1), SGD: new Big('0.5') } };
+    expect(convert(new Big('0.01'), 'EUR', 'SGD', table).toFixed()).toBe('0.01');
+    expect(convert(new Big('-0.01'), 'EUR', 'SGD', table).toFixed()).toBe('-0.01');
+  });
+
+
   it('formats with the currency\'s own decimals (VND, IDR, JPY have none)', () => {
     expect(formatMoney(new Big('22490000.4'), 'VND')).toBe('22490000');
     expect(formatMoney(new Big('1999.5'), 'IDR')).toBe('2000');

@@ -2,8 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
 import { adoptCompact, blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
-import type { NormalizedRecord } from '../../domain/ingest-record.js';
-import { derivedColumns, listingUuid } from '../derived.js';
+import type { NormalizedRecord, StoredColumns } from '../../domain/ingest-record.js';
+import { historyDiscountPct, listingUuid, sgdMinor, storedColumns } from '../derived.js';
 import type { IngestBatchResult } from '../types.js';
 import { buildReadIndexes, finishBulkLoad, startBulkLoad } from './bulk-load.js';
 import { MatchCandidates } from './ingest-candidates.js';
@@ -28,15 +28,14 @@ const COLUMNS = ['source', 'sku', 'merchant_id', 'title', 'description', 'brand'
   'affiliate_url', 'image_url', 'rating', 'review_count', 'region', 'country_code', 'in_stock', 'stock_level', 'shipping_days', 'specs',
   'metadata', 'variants', 'price_trend', 'reference_price', 'last_checked_at', 'data_updated_at', 'updated_at'] as const;
 
-const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
-
-function stateValues(s: ListingState): unknown[] {
-  const d = derivedColumns(s);
+/** The state's column values; `stored` (worked out from the record the state was built from) saves the writer that work. */
+function stateValues(s: ListingState, stored: StoredColumns = storedColumns(s)): unknown[] {
   return [
-    s.source, s.sku, s.merchantId, s.title, s.description, s.brand, s.category, json(s.categoryPath), d.categoryKey, s.gtin, s.mpn,
-    s.price, s.currency, s.priceSgd, s.priceUsd, d.priceSgdMinor, s.originalPrice, d.discountPct, d.historyDiscountPct, s.url, d.domain,
+    s.source, s.sku, s.merchantId, s.title, s.description, s.brand, s.category, stored.categoryPath, stored.categoryKey, s.gtin, s.mpn,
+    s.price, s.currency, s.priceSgd, s.priceUsd, s.priceSgd ? sgdMinor(s.priceSgd) : 0, s.originalPrice, stored.discountPct,
+    historyDiscountPct(s), s.url, stored.domain,
     s.affiliateUrl, s.imageUrl, s.rating, s.reviewCount, s.region, s.countryCode, s.inStock == null ? null : s.inStock ? 1 : 0,
-    s.stockLevel, s.shippingDays, json(s.specs), json(s.metadata), json(s.variants), s.priceTrend, s.referencePrice,
+    s.stockLevel, s.shippingDays, stored.specs, stored.metadata, stored.variants, s.priceTrend, s.referencePrice,
     s.lastCheckedAt, s.dataUpdatedAt, s.updatedAt,
   ];
 }
@@ -206,11 +205,11 @@ export class SqliteIngestWriter {
       // Regrouping a matched listing deletes its keys: a bulk load ends first (its keys are staged).
       if (prev && regroup && this.bulk) this.endBulkEarly();
       let id = prev?.id ?? 0;
-      const uuid = prev?.uuid ?? r.prepared?.uuid ?? listingUuid(r.source, r.sku);
+      const uuid = prev?.uuid ?? r.stored?.uuid ?? r.prepared?.uuid ?? listingUuid(r.source, r.sku);
       if (plan.state && plan.outcome === 'unchanged') {
         this.s.touch.run(plan.state.lastCheckedAt, id);
       } else if (plan.state) {
-        const values = stateValues(plan.state);
+        const values = stateValues(plan.state, r.stored);
         if (!prev) id = ++lastId;
         // In a bulk load a new listing is stored pending: its own group, matched at the end.
         const group = regroup && !(this.bulk && !prev) ? this.chooseGroup(id, plan.state, r) : null;
