@@ -47,7 +47,7 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
       console.error(`bulk load into an empty store: ${s.lines} lines stored in ${storedSecs.toFixed(1)} s; matching the stored listings...`);
       const matching = process.stderr.isTTY ? countReporter('matching', s.inserted) : null;
       try {
-        finish = sqlite.catalog.finishBulkLoad((n) => matching?.update(n));
+        finish = await sqlite.catalog.finishBulkLoad({ onGrouped: (n) => matching?.update(n) });
       } finally {
         matching?.stop();
       }

@@ -47,6 +47,9 @@ function snapshot(store: SqliteStore) {
   };
 }
 
+// The matching's profile worker, run from the TypeScript sources as the build runs pending-worker.js.
+const profileWorker = { url: new URL('../helpers/ts-worker.mjs', import.meta.url), argv: [new URL('../../src/store/sqlite/pending-worker.ts', import.meta.url).href] };
+
 const catalog = () => [...generateDemoRecords({ listings: 1500, seed: 11, historyDays: 0, now: new Date('2026-11-20T00:00:00Z') })];
 
 describe('bulk load', () => {
@@ -66,7 +69,7 @@ describe('bulk load', () => {
     expect(bulk.catalog.startBulkLoad()).toBe(true);
     const summary = await ingest(bulk, records);
     expect(bulk.db.prepare('SELECT count(*) FROM listings WHERE match_profile IS NULL').pluck().get()).toBe(records.length - 2);
-    const finish = bulk.catalog.finishBulkLoad();
+    const finish = await bulk.catalog.finishBulkLoad({ profileWorker });
 
     expect(summary).toMatchObject({ rejected: 0, updated: 2 });
     expect(finish.grouped).toBe(records.length - 2);
@@ -103,7 +106,7 @@ describe('bulk load', () => {
     expect(stored).toMatchObject({ sku: records[0].sku, groupId: 1 });
     const hits = await server.catalog.search({ text: records[0].title, filter: {}, sort: 'relevance', limit: 5, offset: 0, facets: false });
     expect(hits.listings.map((l) => l.id)).toContain(1);
-    loader.catalog.finishBulkLoad();
+    await loader.catalog.finishBulkLoad();
     expect(server.db.prepare('SELECT count(*) FROM listings WHERE match_profile IS NULL').pluck().get()).toBe(0);
   }, 30_000);
 
@@ -115,7 +118,7 @@ describe('bulk load', () => {
     expect(b.catalog.startBulkLoad()).toBe(true);
     const other = open('two.db');
     expect(other.catalog.startBulkLoad()).toBe(false);
-    b.catalog.finishBulkLoad();
+    await b.catalog.finishBulkLoad();
     expect(snapshot(b).indexes).toEqual(snapshot(a).indexes);
   });
 
@@ -134,7 +137,7 @@ describe('bulk load', () => {
     await ingest(plain, records.slice(0, 300));
     await ingest(plain, [rec({ sku: 'FROM-THE-SERVER' })]);
     await ingest(plain, records.slice(300));
-    loader.catalog.finishBulkLoad(); // a no-op: the load already ended
+    await loader.catalog.finishBulkLoad(); // a no-op: the load already ended
     expect(snapshot(loader)).toEqual(snapshot(plain));
   }, 30_000);
 

@@ -44,8 +44,8 @@ export class SqliteCatalog implements CatalogStore {
   }
 
   /** Ends a bulk load: its listings matched, its indexes built (see SqliteIngestWriter.finishBulk). */
-  finishBulkLoad(onGrouped?: (grouped: number) => void): BulkFinish {
-    return this.writer.finishBulk(onGrouped);
+  finishBulkLoad(opts?: Parameters<SqliteIngestWriter['finishBulk']>[0]): Promise<BulkFinish> {
+    return this.writer.finishBulk(opts);
   }
 
   /** Matches the listings a dead bulk load stored but did not match. */

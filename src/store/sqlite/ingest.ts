@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
 import { adoptCompact, blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
@@ -7,10 +7,12 @@ import { historyDiscountPct, listingUuid, sgdMinor, storedColumns } from '../der
 import type { IngestBatchResult } from '../types.js';
 import { buildReadIndexes, finishBulkLoad, startBulkLoad } from './bulk-load.js';
 import { MatchCandidates } from './ingest-candidates.js';
+import { pendingInWorker, pendingWorkerAvailable } from './pending-parallel.js';
+import { PENDING_SQL, readPending, type PendingProfile } from './pending-profiles.js';
 import { toListing, type ListingRow } from './rows.js';
 
-/** Listings matched per transaction when a bulk load groups what it stored. */
-const GROUP_CHUNK = 2000;
+/** Where a worker module is, when not beside this one (tests run the TypeScript sources). */
+export interface WorkerRunner { url: URL; argv?: string[] }
 
 /** What `finishBulk` did, for the import summary. */
 export interface BulkFinish {
@@ -65,6 +67,7 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 export class SqliteIngestWriter {
   private readonly s: Record<string, Statement>;
   private readonly run: (records: NormalizedRecord[]) => IngestBatchResult;
+  private readonly matchChunk: Transaction<(batch: PendingProfile[]) => void>;
   private readonly candidates: MatchCandidates;
   private readonly keyInserts: Statement[];
   private readonly stagedKeyInserts: Statement[];
@@ -77,9 +80,9 @@ export class SqliteIngestWriter {
     const sets = COLUMNS.map((c) => `${c} = ?`).join(', ');
     this.s = {
       find: db.prepare('SELECT * FROM listings WHERE source = ? AND sku = ?'),
-      pending: db.prepare(`SELECT id, title, description, brand, gtin, mpn, category, specs, price_usd FROM listings
-        WHERE id > ? AND match_profile IS NULL ORDER BY id LIMIT ${GROUP_CHUNK}`),
-      setGroup: db.prepare('UPDATE listings SET group_id = ?, match_profile = ? WHERE id = ?'),
+      pending: db.prepare(PENDING_SQL),
+      // Only while pending: another writer may have matched it since the batch was read.
+      setGroup: db.prepare('UPDATE listings SET group_id = ?, match_profile = ? WHERE id = ? AND match_profile IS NULL'),
       insert: db.prepare(`INSERT INTO listings (id, uuid, group_id, match_profile, created_at, ${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length + 5)})`),
       update: db.prepare(`UPDATE listings SET ${sets} WHERE id = ?`),
       updateGrouped: db.prepare(`UPDATE listings SET ${sets}, group_id = ?, match_profile = ? WHERE id = ?`),
@@ -100,6 +103,13 @@ export class SqliteIngestWriter {
     this.keyInserts = keyInserts('block_keys');
     this.stagedKeyInserts = keyInserts('block_keys_staging');
     this.run = db.transaction((records: NormalizedRecord[]) => this.apply(records));
+    this.matchChunk = db.transaction((batch: PendingProfile[]) => {
+      for (const p of batch) {
+        adoptCompact(p.profile, p.compact);
+        const group = this.matchProfile(p.id, p.profile, p);
+        if (this.s.setGroup.run(group.groupId, group.text, p.id).changes) this.index(p.id, group, false);
+      }
+    });
   }
 
   write(records: NormalizedRecord[]): IngestBatchResult {
@@ -121,15 +131,25 @@ export class SqliteIngestWriter {
   /**
    * Ends a bulk load (a no-op outside one): the read indexes are built, the pending listings
    * matched from memory (their keys staged), then the staged keys merged and the group index built.
+   * The profiles are built in a worker thread ahead of the matching where the store is a file.
    */
-  finishBulk(onGrouped?: (grouped: number) => void): BulkFinish {
+  async finishBulk(opts: { onGrouped?: (grouped: number) => void; profileWorker?: WorkerRunner } = {}): Promise<BulkFinish> {
     if (!this.bulk) return { grouped: 0, groupMs: 0, indexMs: 0 };
     let t = performance.now();
     // Reads during the matching (a server beside the import) find their indexes already.
     buildReadIndexes(this.db);
     let indexMs = performance.now() - t;
     t = performance.now();
-    const grouped = this.groupPending(onGrouped);
+    let grouped = 0;
+    if (!this.db.memory && (opts.profileWorker || pendingWorkerAvailable())) {
+      for await (const batch of pendingInWorker(this.db.name, 0, opts.profileWorker)) {
+        this.matchChunk.immediate(batch);
+        grouped += batch.length;
+        opts.onGrouped?.(grouped);
+      }
+    }
+    // Whatever the worker did not see (all of it without one), here.
+    grouped += this.groupPending((n) => opts.onGrouped?.(grouped + n));
     const groupMs = performance.now() - t;
     t = performance.now();
     this.endBulk();
@@ -161,25 +181,12 @@ export class SqliteIngestWriter {
   /** Matches every pending listing, in id order, each in the transaction that stores its group and keys. */
   private groupPending(onGrouped?: (grouped: number) => void): number {
     let grouped = 0;
-    let after = 0;
-    const chunk = this.db.transaction(() => {
-      const rows = this.s.pending.all(after) as Array<Pick<ListingRow, 'id' | 'title' | 'description' | 'brand' | 'gtin' | 'mpn' | 'category' | 'specs' | 'price_usd'>>;
-      for (const row of rows) {
-        const profile = profileOfListing({
-          title: row.title, description: row.description, brand: row.brand, gtin: row.gtin, mpn: row.mpn,
-          category: row.category, specs: row.specs == null ? null : JSON.parse(row.specs), priceUsd: row.price_usd,
-        });
-        const group = this.matchProfile(row.id, profile);
-        this.s.setGroup.run(group.groupId, group.text, row.id);
-        this.index(row.id, group, false);
-      }
-      return rows;
-    });
-    for (;;) {
-      const rows = chunk.immediate();
-      if (!rows.length) return grouped;
-      after = rows[rows.length - 1].id;
-      grouped += rows.length;
+    for (let after = 0; ;) {
+      const batch = readPending(this.s.pending, after);
+      if (!batch.length) return grouped;
+      this.matchChunk.immediate(batch);
+      after = batch[batch.length - 1].id;
+      grouped += batch.length;
       onGrouped?.(grouped);
     }
   }
