@@ -31,6 +31,38 @@ function prepare(r: NormalizedRecord, profile: MatchProfile): PreparedRecord {
   return { uuid: listingUuid(r.source, r.sku), profileText: encodeProfile(profile), keys: blockingKeys(profile), compact: compactProfile(profile) };
 }
 
+export const emptyBatch = (): ParsedBatch => ({ records: [], rejections: [], lines: 0, bytes: 0 });
+
+/** One input line (its number counts blank lines too) into `out`: a record, a rejection, or nothing when blank. */
+export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): void {
+  if (!text.trim()) return;
+  out.lines++;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    out.rejections.push({ line: lineNo, field: '(line)', reason: 'not valid JSON' });
+    return;
+  }
+  const n = normalizeRecord(raw, lineNo, opts.rates, opts.now());
+  if (!n.ok) {
+    out.rejections.push(n.rejection);
+    return;
+  }
+  n.record.stored = storedColumns(n.record);
+  if (opts.prepare) {
+    n.record.matchProfile = profileOfListing(n.record);
+    n.record.prepared = prepare(n.record, n.record.matchProfile);
+  }
+  out.records.push(n.record);
+}
+
+/** A line over the limit ends the input (a UTF-8 character is at most 3 bytes a UTF-16 unit: only a long line is measured). */
+export const overLimit = (line: string): boolean => line.length * 3 > MAX_LINE_BYTES && Buffer.byteLength(line) > MAX_LINE_BYTES;
+
+export const tooLong = (line: number): Rejection =>
+  ({ line, field: '(line)', reason: `line longer than ${MAX_LINE_BYTES} bytes; input ended there` });
+
 /**
  * NDJSON lines -> validated, normalized records, one batch at a time: never the whole input in
  * memory. A batch ends at `batchSize` records (or as many rejections); a line over the length
@@ -39,45 +71,30 @@ function prepare(r: NormalizedRecord, profile: MatchProfile): PreparedRecord {
 export async function* parseLines(input: Readable, opts: ParseOptions): AsyncGenerator<ParsedBatch> {
   const lines = input.pipe(split2({ maxLength: MAX_LINE_BYTES }));
   input.on('error', (e) => lines.destroy(e));
-  let batch: ParsedBatch = { records: [], rejections: [], lines: 0, bytes: 0 };
+  let batch = emptyBatch();
   let bytes = 0;
   let lineNo = 0;
   const take = (): ParsedBatch => {
     const out = { ...batch, bytes };
-    batch = { records: [], rejections: [], lines: 0, bytes: 0 };
+    batch = emptyBatch();
     return out;
   };
   try {
     for await (const text of lines as AsyncIterable<string>) {
       lineNo++;
+      // split2 bounds only a line it holds unfinished; one that came whole is measured here.
+      if (overLimit(text)) {
+        batch.rejections.push(tooLong(lineNo));
+        break;
+      }
       bytes += Buffer.byteLength(text) + 1;
-      if (!text.trim()) continue;
-      batch.lines++;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(text);
-      } catch {
-        batch.rejections.push({ line: lineNo, field: '(line)', reason: 'not valid JSON' });
-        raw = undefined;
-      }
-      if (raw !== undefined) {
-        const n = normalizeRecord(raw, lineNo, opts.rates, opts.now());
-        if (!n.ok) batch.rejections.push(n.rejection);
-        else {
-          n.record.stored = storedColumns(n.record);
-          if (opts.prepare) {
-            n.record.matchProfile = profileOfListing(n.record);
-            n.record.prepared = prepare(n.record, n.record.matchProfile);
-          }
-          batch.records.push(n.record);
-        }
-      }
+      parseLine(text, lineNo, batch, opts);
       if (batch.records.length >= opts.batchSize || batch.rejections.length >= opts.batchSize) yield take();
     }
   } catch (e) {
     // split2 refuses a line over its limit; everything before it is kept and the reason reported.
     if (!(e as Error).message?.includes('maximum buffer')) throw e;
-    batch.rejections.push({ line: lineNo + 1, field: '(line)', reason: `line longer than ${MAX_LINE_BYTES} bytes; input ended there` });
+    batch.rejections.push(tooLong(lineNo + 1));
   }
   yield take();
 }

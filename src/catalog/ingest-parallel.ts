@@ -1,26 +1,27 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
-import type { ParsedBatch } from './ingest-lines.js';
+import { emptyBatch, MAX_LINE_BYTES, tooLong, type ParsedBatch } from './ingest-lines.js';
 
 export interface WorkerSetup {
-  batchSize: number;
-  /** Report what was read every this many bytes (a quarter of the bytes allowed in flight). */
-  reportEvery: number;
   /** Attach matching profiles (see ParseOptions.prepare). */
   prepare: boolean;
   rates: { date: string; source: string; perEur: Record<Currency, string> };
 }
-export type ToWorker = { type: 'chunk'; data: Uint8Array } | { type: 'end' } | { type: 'taken' };
-export type FromWorker = { type: 'batch'; batch: ParsedBatch } | { type: 'consumed'; bytes: number } | { type: 'done' } | { type: 'error'; message: string };
+/** One piece of the input: whole lines, numbered from 1 within it. */
+export interface ToWorker { seq: number; data: Uint8Array }
+export type FromWorker =
+  | { type: 'piece'; seq: number; batch: ParsedBatch; lineCount: number; /** The piece's line over MAX_LINE_BYTES, where it stopped. */ tooLongAt?: number }
+  | { type: 'error'; message: string };
 
-/** Input sent but not yet read by the worker: past this, reading pauses. */
+/** Input handed to a worker at a time (cut at the last line end in it): about 750 listings. */
+const PIECE_BYTES = 1 << 20;
+/** Input sent but not yet taken back as records: past this, reading pauses. */
 const IN_FLIGHT_BYTES = 8 << 20;
-/** Finished batches the worker may hold before the writer takes them. */
-export const AHEAD_BATCHES = 2;
 const WORKER = new URL('./ingest-worker.js', import.meta.url);
 
 /** Whether the compiled worker is there (it is not when the sources run directly, as in tests). */
@@ -28,60 +29,102 @@ export function parallelAvailable(): boolean {
   return WORKER.protocol === 'file:' && existsSync(fileURLToPath(WORKER));
 }
 
+/** Parse workers: two even on two cores, where the writer leaves a core partly idle. */
+const defaultWorkers = () => Math.min(4, Math.max(2, availableParallelism() - 1));
+
+export interface WorkerRunner {
+  url: URL;
+  argv?: string[];
+  workers?: number;
+  pieceBytes?: number;
+  inFlightBytes?: number;
+}
+
 /**
- * `parseLines` in a worker thread, so parsing, validation, money normalization and matching
- * profiles of the next batch run on the other core while the caller writes this one. Yields the
- * same batches in the same order. Memory stays bounded: the input is read at most
- * IN_FLIGHT_BYTES ahead of what the worker has read, and the worker stops at AHEAD_BATCHES
- * finished batches the caller has not taken.
+ * What `parseLines` yields, parsed by worker threads while the caller writes: the input is cut
+ * into pieces of whole lines, dealt to the workers in turn, and their records put back in input
+ * order, line numbers counted across pieces, into batches of about `batchSize` records. Memory
+ * stays bounded: reading pauses while more than IN_FLIGHT_BYTES are out with the workers or
+ * waiting for the caller. A line over MAX_LINE_BYTES ends the input there and is reported, as
+ * parseLines does.
  */
 export async function* parseInWorker(
   input: Readable, batchSize: number, rates: RateTable, prepare: boolean,
-  runner: { url: URL; argv?: string[]; inFlightBytes?: number } = { url: WORKER },
+  runner: WorkerRunner = { url: WORKER },
 ): AsyncGenerator<ParsedBatch> {
-  const inFlight = runner.inFlightBytes ?? IN_FLIGHT_BYTES;
+  const pieceBytes = runner.pieceBytes ?? PIECE_BYTES;
+  const inFlightLimit = runner.inFlightBytes ?? IN_FLIGHT_BYTES;
   const perEur = Object.fromEntries(Object.entries(rates.perEur).map(([c, v]) => [c, v.toFixed()])) as Record<Currency, string>;
-  const setup: WorkerSetup = { batchSize, prepare, reportEvery: Math.max(1, inFlight >> 2), rates: { date: rates.date, source: rates.source, perEur } };
-  const worker = new Worker(runner.url, { workerData: setup, argv: runner.argv });
-  const queue: Array<Exclude<FromWorker, { type: 'consumed' }>> = [];
+  const setup: WorkerSetup = { prepare, rates: { date: rates.date, source: rates.source, perEur } };
+  const workers = Array.from({ length: runner.workers ?? defaultWorkers() }, () => new Worker(runner.url, { workerData: setup, argv: runner.argv }));
+
+  const done = new Map<number, Extract<FromWorker, { type: 'piece' }>>();
+  const pieceEnd: number[] = []; // input bytes read through each piece
   let failure: Error | null = null;
   let wake: (() => void) | null = null;
   const notify = () => {
     wake?.();
     wake = null;
   };
+  for (const w of workers) {
+    w.on('message', (m: FromWorker) => {
+      if (m.type === 'error') failure ??= new Error(m.message);
+      else done.set(m.seq, m);
+      notify();
+    });
+    w.on('error', (e) => {
+      failure ??= e;
+      notify();
+    });
+    w.on('exit', (code) => {
+      if (code !== 0) failure ??= new Error(`ingest worker exited with code ${code}`);
+      notify();
+    });
+  }
+
+  let carry: Buffer[] = [];
+  let carried = 0;
   let sent = 0;
-  let consumed = 0;
+  let read = 0;
+  let inFlight = 0;
   let paused = false;
-  worker.on('message', (m: FromWorker) => {
-    if (m.type === 'consumed') {
-      consumed = m.bytes;
-      if (paused && sent - consumed < inFlight / 2) {
-        paused = false;
-        input.resume();
-      }
-      return;
-    }
-    queue.push(m);
-    notify();
-  });
-  worker.on('error', (e) => {
-    failure ??= e;
-    notify();
-  });
-  worker.on('exit', (code) => {
-    if (code !== 0) failure ??= new Error(`ingest worker exited with code ${code}`);
-    notify();
-  });
-  const onData = (chunk: Buffer) => {
-    worker.postMessage({ type: 'chunk', data: chunk } satisfies ToWorker);
-    sent += chunk.length;
-    if (sent - consumed > inFlight && !paused) {
+  let ended = false;
+  let overflow = false;
+  const dispatch = (piece: Buffer) => {
+    read += piece.length;
+    pieceEnd.push(read);
+    inFlight += piece.length;
+    workers[sent % workers.length].postMessage({ seq: sent++, data: piece } satisfies ToWorker);
+    if (inFlight > inFlightLimit && !paused) {
       paused = true;
       input.pause();
     }
   };
-  const onEnd = () => worker.postMessage({ type: 'end' } satisfies ToWorker);
+  const onData = (chunk: Buffer | string) => {
+    if (ended) return;
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    carry.push(buf);
+    carried += buf.length;
+    if (carried < pieceBytes) return;
+    const all = Buffer.concat(carry, carried);
+    const cut = all.lastIndexOf(10) + 1;
+    if (cut > 0) dispatch(all.subarray(0, cut));
+    const rest = all.subarray(cut);
+    carry = [rest];
+    carried = rest.length;
+    if (carried > MAX_LINE_BYTES) {
+      // No line end within the limit: the input ends at that line.
+      overflow = ended = true;
+      input.pause();
+      notify();
+    }
+  };
+  const onEnd = () => {
+    if (ended) return;
+    if (carried) dispatch(Buffer.concat(carry, carried));
+    ended = true;
+    notify();
+  };
   const onError = (e: Error) => {
     failure ??= e;
     notify();
@@ -89,23 +132,53 @@ export async function* parseInWorker(
   input.on('data', onData);
   input.once('end', onEnd);
   input.once('error', onError);
+
+  let next = 0;
+  let lineOffset = 0;
+  let out = emptyBatch();
   try {
     for (;;) {
       if (failure) throw failure;
-      const m = queue.shift();
-      if (!m) {
-        await new Promise<void>((resolve) => { wake = resolve; });
+      const m = done.get(next);
+      if (m) {
+        done.delete(next);
+        const size = pieceEnd[next] - (next ? pieceEnd[next - 1] : 0);
+        inFlight -= size;
+        if (paused && inFlight < inFlightLimit / 2 && !ended) {
+          paused = false;
+          input.resume();
+        }
+        for (const r of m.batch.records) r.line += lineOffset;
+        for (const r of m.batch.rejections) r.line += lineOffset;
+        out.records.push(...m.batch.records);
+        out.rejections.push(...m.batch.rejections);
+        out.lines += m.batch.lines;
+        out.bytes = pieceEnd[next];
+        if (m.tooLongAt) {
+          out.rejections.push(tooLong(lineOffset + m.tooLongAt));
+          yield out;
+          return;
+        }
+        lineOffset += m.lineCount;
+        next++;
+        if (out.records.length >= batchSize || out.rejections.length >= batchSize) {
+          yield out;
+          out = emptyBatch();
+        }
         continue;
       }
-      if (m.type === 'error') throw new Error(m.message);
-      if (m.type === 'done') return;
-      worker.postMessage({ type: 'taken' } satisfies ToWorker);
-      yield m.batch;
+      if (ended && next === sent) {
+        if (overflow) out.rejections.push(tooLong(lineOffset + 1));
+        out.bytes = read;
+        yield out;
+        return;
+      }
+      await new Promise<void>((resolve) => { wake = resolve; });
     }
   } finally {
     input.off('data', onData);
     input.off('end', onEnd);
     input.off('error', onError);
-    await worker.terminate();
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 }

@@ -1,57 +1,43 @@
-// The parse side of a parallel import, in a worker thread: NDJSON chunks in, batches of
-// normalized records (with matching profiles) out. See `parseInWorker` in ingest-parallel.ts.
-import { PassThrough, Transform } from 'node:stream';
+// The parse side of a parallel import, in a worker thread: pieces of whole NDJSON lines in,
+// their normalized records (with matching profiles when asked) out. See `parseInWorker` in
+// ingest-parallel.ts, which deals the pieces out and puts the records back in order.
 import { parentPort, workerData } from 'node:worker_threads';
 import Big from 'big.js';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
-import { parseLines } from './ingest-lines.js';
-import { AHEAD_BATCHES, type FromWorker, type ToWorker, type WorkerSetup } from './ingest-parallel.js';
+import { emptyBatch, overLimit, parseLine } from './ingest-lines.js';
+import type { FromWorker, ToWorker, WorkerSetup } from './ingest-parallel.js';
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
-const send = (m: FromWorker) => port.postMessage(m);
 const rates: RateTable = {
   date: setup.rates.date,
   source: setup.rates.source,
   perEur: Object.fromEntries(Object.entries(setup.rates.perEur).map(([c, v]) => [c, new Big(v)])) as Record<Currency, Big>,
 };
+const opts = { rates, now: () => new Date(), prepare: setup.prepare };
 
-const input = new PassThrough();
-let taken = 0;
-let wake: (() => void) | null = null;
 port.on('message', (m: ToWorker) => {
-  if (m.type === 'chunk') input.write(m.data);
-  else if (m.type === 'end') input.end();
-  else {
-    taken++;
-    wake?.();
+  try {
+    const text = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength).toString('utf8');
+    const batch = emptyBatch();
+    let lineCount = 0;
+    let tooLongAt: number | undefined;
+    for (let start = 0; start < text.length;) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      // As split2 splits: on \n, a \r before it dropped.
+      const line = text.charCodeAt(end - 1) === 13 && end > start ? text.slice(start, end - 1) : text.slice(start, end);
+      lineCount++;
+      if (overLimit(line)) {
+        tooLongAt = lineCount;
+        break;
+      }
+      parseLine(line, lineCount, batch, opts);
+      start = end + 1;
+    }
+    port.postMessage({ type: 'piece', seq: m.seq, batch, lineCount, tooLongAt } satisfies FromWorker);
+  } catch (e) {
+    port.postMessage({ type: 'error', message: (e as Error).message } satisfies FromWorker);
   }
 });
-
-// Bytes handed to the line splitter, reported so the sender keeps a bounded amount in flight.
-let consumed = 0;
-let reported = 0;
-const counted = input.pipe(new Transform({
-  transform(chunk: Buffer, _enc, done) {
-    consumed += chunk.length;
-    if (consumed - reported >= setup.reportEvery) {
-      reported = consumed;
-      send({ type: 'consumed', bytes: consumed });
-    }
-    done(null, chunk);
-  },
-}));
-
-try {
-  let sent = 0;
-  for await (const batch of parseLines(counted, { batchSize: setup.batchSize, rates, now: () => new Date(), prepare: setup.prepare })) {
-    send({ type: 'batch', batch });
-    sent++;
-    // Never more than AHEAD_BATCHES finished batches the writer has not taken yet.
-    while (sent - taken >= AHEAD_BATCHES) await new Promise<void>((resolve) => { wake = resolve; });
-  }
-  send({ type: 'done' });
-} catch (e) {
-  send({ type: 'error', message: (e as Error).message });
-}

@@ -12,7 +12,13 @@ import { rec } from '../helpers/records.js';
 const runner = { url: new URL('../helpers/ts-worker.mjs', import.meta.url), argv: [new URL('../../src/catalog/ingest-worker.ts', import.meta.url).href] };
 const rates = shippedRates();
 // Records carry no observed_at, so both sides stamp the wall clock: compare everything else.
-const stable = (batches: ParsedBatch[]) => batches.map((b) => ({ ...b, records: b.records.map(({ observedAt: _o, ...r }) => r) }));
+// Batches may be cut elsewhere (the workers' pieces): compare what they hold, in order.
+const stable = (batches: ParsedBatch[]) => ({
+  records: batches.flatMap((b) => b.records.map(({ observedAt: _o, ...r }) => r)),
+  rejections: batches.flatMap((b) => b.rejections),
+  lines: batches.reduce((n, b) => n + b.lines, 0),
+  bytes: batches[batches.length - 1].bytes,
+});
 
 async function all(it: AsyncIterable<ParsedBatch>): Promise<ParsedBatch[]> {
   const out: ParsedBatch[] = [];
@@ -35,8 +41,11 @@ describe('parsing in a worker thread', () => {
     const here = await all(parseLines(Readable.from([text]), { batchSize: 50, rates, now: () => new Date(), prepare: true }));
     // Small chunks: lines cross chunk boundaries.
     const chunks = text.match(/[\s\S]{1,997}/g)!.map((c) => Buffer.from(c));
-    const there = await all(parseInWorker(Readable.from(chunks), 50, rates, true, runner));
+    // Small pieces over three workers: records come back from each in turn, in input order.
+    const there = await all(parseInWorker(Readable.from(chunks), 50, rates, true, { ...runner, workers: 3, pieceBytes: 3000 }));
     expect(stable(there)).toEqual(stable(here));
+    expect(there.length).toBeGreaterThan(3);
+    for (const b of there.slice(0, -1)) expect(b.records.length).toBeGreaterThanOrEqual(50);
     expect(there.reduce((n, b) => n + b.records.length, 0)).toBeGreaterThan(200);
     expect(there.flatMap((b) => b.rejections).length).toBeGreaterThan(5);
     for (const r of there.flatMap((b) => b.records)) {
@@ -53,7 +62,7 @@ describe('parsing in a worker thread', () => {
     const chunks = lines.match(/[\s\S]{1,4096}/g)!;
     let records = 0;
     let batches = 0;
-    for await (const b of parseInWorker(Readable.from(chunks), 1000, rates, true, { ...runner, inFlightBytes: 64 << 10 })) {
+    for await (const b of parseInWorker(Readable.from(chunks), 1000, rates, true, { ...runner, inFlightBytes: 64 << 10, pieceBytes: 16 << 10 })) {
       records += b.records.length;
       if (batches++ === 0) await new Promise((r) => setTimeout(r, 200)); // the worker waits meanwhile
     }
@@ -68,5 +77,15 @@ describe('parsing in a worker thread', () => {
     const there = await all(parseInWorker(Readable.from(chunks), 10, rates, true, runner));
     expect(there.flatMap((b) => b.records).map((r) => r.sku)).toEqual(['A']);
     expect(there.flatMap((b) => b.rejections)).toEqual([{ line: 2, field: '(line)', reason: expect.stringMatching(/longer than/) }]);
+  }, 20_000);
+
+  it('ends the input at a line over the limit that a piece holds whole, as parseLines does', async () => {
+    const long = JSON.stringify(rec({ sku: 'L', description: 'x'.repeat(MAX_LINE_BYTES + 10) }));
+    const text = [JSON.stringify(rec({ sku: 'A' })), '', JSON.stringify(rec({ sku: 'B' })), long, JSON.stringify(rec({ sku: 'C' }))].join('\n');
+    const here = await all(parseLines(Readable.from([text]), { batchSize: 10, rates, now: () => new Date(), prepare: false }));
+    const there = await all(parseInWorker(Readable.from([Buffer.from(text)]), 10, rates, false, { ...runner, pieceBytes: 2 * MAX_LINE_BYTES }));
+    expect(there.flatMap((b) => b.records).map((r) => r.sku)).toEqual(['A', 'B']);
+    expect(there.flatMap((b) => b.rejections)).toEqual([{ line: 4, field: '(line)', reason: expect.stringMatching(/longer than/) }]);
+    expect(stable(there).rejections).toEqual(stable(here).rejections);
   }, 20_000);
 });
