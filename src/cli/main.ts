@@ -42,16 +42,19 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
     } finally {
       bar?.stop();
     }
-    const storedSecs = (Date.now() - started) / 1000;
+    let storedSecs = (Date.now() - started) / 1000;
     if (bulk && sqlite) {
-      console.error(`bulk load into an empty store: ${s.lines} lines stored in ${storedSecs.toFixed(1)} s; matching the stored listings...`);
+      console.error(`bulk load into an empty store: ${s.lines} lines read in ${storedSecs.toFixed(1)} s; building read indexes, then matching...`);
       const matching = process.stderr.isTTY ? countReporter('matching', s.inserted) : null;
       try {
         finish = await sqlite.catalog.finishBulkLoad({ onGrouped: (n) => matching?.update(n) });
       } finally {
         matching?.stop();
       }
-      console.error(`matched ${finish.grouped} listings in ${(finish.groupMs / 1000).toFixed(1)} s; indexes built in ${(finish.indexMs / 1000).toFixed(1)} s`);
+      // Served as usual from here: stored, searchable, indexed for reads; matched after.
+      storedSecs += finish.readIndexMs / 1000;
+      console.error(`read indexes built in ${(finish.readIndexMs / 1000).toFixed(1)} s; matched ${finish.grouped} listings in `
+        + `${(finish.groupMs / 1000).toFixed(1)} s; match indexes built in ${(finish.indexMs / 1000).toFixed(1)} s`);
     }
     for (const r of s.rejections) console.error(`line ${r.line}: ${r.field}: ${r.reason}`);
     if (s.rejected > s.rejections.length) console.error(`... and ${s.rejected - s.rejections.length} more rejected lines`);
