@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import split2 from 'split2';
 import type { RateTable } from '../domain/fx.js';
 import type { NormalizedRecord, PreparedRecord } from '../domain/ingest-record.js';
+import { createdEventTail } from '../domain/ingest-rules.js';
 import { profileOfListing } from '../domain/listing-profile.js';
 import { blockingKeys, compactProfile, encodeProfile, type MatchProfile } from '../domain/matching/index.js';
 import { listingUuid, storedColumns } from '../store/derived.js';
@@ -49,7 +50,9 @@ export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: 
     out.rejections.push(n.rejection);
     return;
   }
-  n.record.stored = storedColumns(n.record);
+  const stored = storedColumns(n.record);
+  stored.createdEventTail = createdEventTail(n.record, stored.uuid);
+  n.record.stored = stored;
   if (opts.prepare) {
     n.record.matchProfile = profileOfListing(n.record);
     n.record.prepared = prepare(n.record, n.record.matchProfile);

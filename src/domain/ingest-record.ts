@@ -39,6 +39,8 @@ export interface StoredColumns {
   categoryKey: string | null;
   domain: string | null;
   discountPct: number;
+  /** createdEventTail(record, uuid): the created event's JSON after its id. */
+  createdEventTail?: string;
 }
 
 /** What a writer would derive from a record and its matchProfile, each field exactly as it would. */

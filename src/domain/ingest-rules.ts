@@ -8,7 +8,8 @@ export type ListingState = Omit<Listing, 'id' | 'uuid' | 'groupId' | 'createdAt'
 
 export interface EventDraft {
   kind: EventKind;
-  payload: Record<string, unknown>;
+  /** The payload as the event log stores it (JSON). */
+  json: string;
 }
 
 export interface IngestPlan {
@@ -21,6 +22,8 @@ export interface IngestPlan {
   regroup: boolean;
   events: Array<(id: number, uuid: string) => EventDraft>;
 }
+
+const draft = (kind: EventKind, payload: Record<string, unknown>): EventDraft => ({ kind, json: JSON.stringify(payload) });
 
 const DATA_FIELDS = [
   'merchantId', 'title', 'description', 'brand', 'category', 'gtin', 'mpn', 'price', 'currency',
@@ -67,6 +70,7 @@ function stateFrom(r: NormalizedRecord, prev: Listing | null, referencePrice: st
   };
 }
 
+// A summary's first member is the id: the rest of a created event's JSON is known before the id is.
 function summary(id: number, uuid: string, s: ListingState): Record<string, unknown> {
   return {
     id, uuid, title: s.title, price: s.price, currency: s.currency, price_sgd: s.priceSgd,
@@ -83,9 +87,12 @@ function summary(id: number, uuid: string, s: ListingState): Record<string, unkn
 export function planIngest(prev: Listing | null, r: NormalizedRecord, recentPrices: string[]): IngestPlan {
   if (!prev) {
     const state = stateFrom(r, null, null);
+    const tail = r.stored?.createdEventTail;
     return {
       outcome: 'inserted', state, observe: true, regroup: true,
-      events: [(id, uuid) => ({ kind: 'product_update', payload: { ...summary(id, uuid, state), change: 'created' } })],
+      events: [(id, uuid) => (tail !== undefined && uuid === r.stored?.uuid
+        ? { kind: 'product_update', json: `${CREATED_HEAD}${id}${tail}` }
+        : draft('product_update', { ...summary(id, uuid, state), change: 'created' }))],
     };
   }
   // An observation older than what we hold is history, not news: the current state stays.
@@ -100,29 +107,34 @@ export function planIngest(prev: Listing | null, r: NormalizedRecord, recentPric
   const priceChanged = prev.price !== r.price || prev.currency !== r.currency;
   const reference = priceChanged ? medianPrice(recentPrices) : prev.referencePrice;
   const state = stateFrom(r, prev, reference);
-  const events: IngestPlan['events'] = [(id, uuid) => ({ kind: 'product_update', payload: { ...summary(id, uuid, state), change: 'updated' } })];
+  const events: IngestPlan['events'] = [(id, uuid) => draft('product_update', { ...summary(id, uuid, state), change: 'updated' })];
   if (priceChanged && prev.currency === r.currency) {
-    events.push((id, uuid) => ({
-      kind: 'price_change',
-      payload: {
-        ...summary(id, uuid, state), product_id: id, old_price: prev.price, new_price: r.price,
-        old_price_sgd: prev.priceSgd, change_pct: changePct(new Big(prev.price), new Big(r.price)),
-      },
+    events.push((id, uuid) => draft('price_change', {
+      ...summary(id, uuid, state), product_id: id, old_price: prev.price, new_price: r.price,
+      old_price_sgd: prev.priceSgd, change_pct: changePct(new Big(prev.price), new Big(r.price)),
     }));
   }
   if (prev.inStock !== r.inStock || prev.stockLevel !== r.stockLevel) {
-    events.push((id, uuid) => ({
-      kind: 'stock_change',
-      payload: {
-        ...summary(id, uuid, state), product_id: id, old_in_stock: prev.inStock, new_in_stock: r.inStock,
-        old_stock_level: prev.stockLevel, new_stock_level: r.stockLevel,
-      },
+    events.push((id, uuid) => draft('stock_change', {
+      ...summary(id, uuid, state), product_id: id, old_in_stock: prev.inStock, new_in_stock: r.inStock,
+      old_stock_level: prev.stockLevel, new_stock_level: r.stockLevel,
     }));
   }
   return {
     outcome: 'updated', state, observe: priceChanged, events,
     regroup: MATCH_FIELDS.some((f) => (prev[f] ?? null) !== (r[f] ?? null)),
   };
+}
+
+const CREATED_HEAD = '{"id":';
+
+/**
+ * The JSON of the event a new listing's record writes, after its id (`{"id":<id>` goes before it):
+ * worked out beside parsing, where the id is not known yet. The same text as the draft's.
+ */
+export function createdEventTail(r: NormalizedRecord, uuid: string): string {
+  const json = JSON.stringify({ ...summary(0, uuid, stateFrom(r, null, null)), change: 'created' });
+  return json.slice(`${CREATED_HEAD}0`.length);
 }
 
 export function listingState(l: Listing): ListingState {

@@ -117,7 +117,7 @@ export function planBatch(records: NormalizedRecord[], start: BatchStart): Batch
       const ev = draft(id, uuid);
       plan.events.kinds.push(ev.kind);
       plan.events.ids.push(id);
-      plan.events.payloads.push(JSON.stringify(ev.payload));
+      plan.events.payloads.push(ev.json);
       plan.events.at.push(r.observedAt);
     }
     plan.result.events += p.events.length;

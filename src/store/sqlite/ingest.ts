@@ -239,7 +239,7 @@ export class SqliteIngestWriter {
       if (plan.observe) this.s.observe.run(id, r.observedAt, r.price, r.currency, r.source);
       for (const draft of plan.events) {
         const e = draft(id, uuid);
-        this.s.event.run(e.kind, id, JSON.stringify(e.payload), r.observedAt);
+        this.s.event.run(e.kind, id, e.json, r.observedAt);
         events++;
       }
       outcomes.push({ line: r.line, outcome: plan.outcome, id });
