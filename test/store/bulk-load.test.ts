@@ -141,6 +141,39 @@ describe('bulk load', () => {
     expect(snapshot(loader)).toEqual(snapshot(plain));
   }, 30_000);
 
+  it('ends when another writer writes while it matches, and matches the rest against the store', async () => {
+    const records = catalog().slice(0, 600);
+    const loader = open('late.db');
+    const other = open('late.db');
+    expect(loader.catalog.startBulkLoad()).toBe(true);
+    await ingest(loader, records);
+    // The same product as a stored listing, on another platform, from a server's ingest.
+    const grouped = (store: SqliteStore) => store.db.prepare('SELECT group_id FROM listings WHERE id = ?').pluck();
+    const product = records.findIndex((r, i) => records.some((o, j) => j > i && (o as { gtin?: string }).gtin === (r as { gtin?: string }).gtin && (r as { gtin?: string }).gtin));
+    const twin = { ...(records[product] as Record<string, unknown>), source: 'walmart_us', sku: 'FROM-THE-SERVER', currency: 'USD', url: 'https://www.walmart.com/ip/x/1' };
+    await ingest(other, [twin]);
+    const finish = await loader.catalog.finishBulkLoad({ profileWorker });
+    expect(finish.grouped).toBe(600);
+    expect(loader.db.prepare('SELECT count(*) FROM bulk_load').pluck().get()).toBe(0);
+    expect(loader.db.prepare('SELECT count(*) FROM block_keys_staging').pluck().get()).toBe(0);
+    // Matched against the store, the stored listings found the twin (their memory had not).
+    expect(grouped(loader).get(601)).toBe(grouped(loader).get(product + 1));
+
+    // The same groups as a row-by-row import of the file and then the twin (named by another member).
+    const plain = open('plain.db');
+    await ingest(plain, records);
+    await ingest(plain, [twin]);
+    const partition = (store: SqliteStore) => {
+      const members = new Map<number, number[]>();
+      for (const [id, g] of store.db.prepare('SELECT id, group_id FROM listings ORDER BY id').raw().all() as Array<[number, number]>) {
+        members.set(g, [...(members.get(g) ?? []), id]);
+      }
+      return [...members.values()].sort((a, b) => a[0] - b[0]);
+    };
+    expect(partition(loader)).toEqual(partition(plain));
+    expect(snapshot(loader).keys).toEqual(snapshot(plain).keys);
+  }, 30_000);
+
   it('a load whose process died is finished by the next one to open the store', async () => {
     const records = catalog().slice(0, 400);
     const crashed = open('crash.db');

@@ -69,8 +69,8 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
  */
 export class SqliteIngestWriter {
   private readonly s: Record<string, Statement>;
-  private readonly run: (records: NormalizedRecord[]) => IngestBatchResult;
-  private readonly matchChunk: Transaction<(batch: PendingProfile[]) => void>;
+  private readonly run: Transaction<(records: NormalizedRecord[]) => IngestBatchResult>;
+  private readonly matchChunk: Transaction<(batch: PendingProfile[]) => boolean>;
   private readonly candidates: MatchCandidates;
   private readonly keyInserts: Statement[];
   private readonly stagedKeyInserts: Statement[];
@@ -78,6 +78,8 @@ export class SqliteIngestWriter {
   private lastEventSeen = -1;
   /** In a bulk load (see bulk-load.ts): keys go to the staging table, candidates come from memory only. */
   private bulk = false;
+  /** In a bulk load, the (source, sku) of each listing it stored: any other is new without a read. */
+  private loaded = new Set<string>();
 
   constructor(private readonly db: Database) {
     const sets = COLUMNS.map((c) => `${c} = ?`).join(', ');
@@ -106,17 +108,21 @@ export class SqliteIngestWriter {
     this.keyInserts = keyInserts('block_keys');
     this.stagedKeyInserts = keyInserts('block_keys_staging');
     this.run = db.transaction((records: NormalizedRecord[]) => this.apply(records));
+    // False, and nothing written, when a bulk load's memory stopped being the whole store.
     this.matchChunk = db.transaction((batch: PendingProfile[]) => {
+      if (this.bulk && this.s.lastEvent.get() !== this.lastEventSeen) return false;
       for (const p of batch) {
         adoptCompact(p.profile, p.compact);
         const group = this.matchProfile(p.id, p.profile, p);
         if (this.s.setGroup.run(group.groupId, group.text, p.id).changes) this.index(p.id, group, false);
       }
+      return true;
     });
   }
 
   write(records: NormalizedRecord[]): IngestBatchResult {
-    return this.run(records);
+    // Immediate: no other writer commits between the check of the event log and our writes.
+    return this.run.immediate(records);
   }
 
   /**
@@ -146,13 +152,14 @@ export class SqliteIngestWriter {
     let grouped = 0;
     if (!this.db.memory && (opts.profileWorker || pendingWorkerAvailable())) {
       for await (const batch of pendingInWorker(this.db.name, 0, opts.profileWorker)) {
-        this.matchChunk.immediate(batch);
+        if (!this.matchChunk.immediate(batch)) break;
         grouped += batch.length;
         opts.onGrouped?.(grouped);
       }
     }
-    // Whatever the worker did not see (all of it without one), here.
+    // Whatever the worker did not match (all of it without one), here.
     grouped += this.groupPending((n) => opts.onGrouped?.(grouped + n));
+    if (!this.bulk) return { readIndexMs, grouped, groupMs: performance.now() - t, indexMs: 0 };
     const groupMs = performance.now() - t;
     t = performance.now();
     this.endBulk();
@@ -166,6 +173,7 @@ export class SqliteIngestWriter {
 
   private endBulk(): void {
     this.bulk = false;
+    this.loaded = new Set();
     finishBulkLoad(this.db);
     this.candidates.setComplete(false);
   }
@@ -180,13 +188,21 @@ export class SqliteIngestWriter {
     this.groupPending();
   }
 
-  /** Matches every pending listing, in id order, each in the transaction that stores its group and keys. */
+  /**
+   * Matches every pending listing, in id order, each in the transaction that stores its group and
+   * keys. When another writer writes during a bulk load's matching, the load ends (keys merged,
+   * indexes built) and the rest is matched against the store.
+   */
   private groupPending(onGrouped?: (grouped: number) => void): number {
     let grouped = 0;
     for (let after = 0; ;) {
       const batch = readPending(this.s.pending, after);
       if (!batch.length) return grouped;
-      this.matchChunk.immediate(batch);
+      if (!this.matchChunk.immediate(batch)) {
+        this.endBulk();
+        this.candidates.clear();
+        continue;
+      }
       after = batch[batch.length - 1].id;
       grouped += batch.length;
       onGrouped?.(grouped);
@@ -205,7 +221,9 @@ export class SqliteIngestWriter {
     let events = 0;
     let inserted = 0;
     for (const r of records) {
-      const row = this.s.find.get(r.source, r.sku) as (ListingRow & { match_profile: string | null }) | undefined;
+      const sourceSku = this.bulk ? `${r.source}\u0000${r.sku}` : '';
+      const row = this.bulk && !this.loaded.has(sourceSku) ? undefined
+        : this.s.find.get(r.source, r.sku) as (ListingRow & { match_profile: string | null }) | undefined;
       const prev = row ? toListing(row) : null;
       const recent = prev && prev.price !== r.price ? this.recentPrices(prev.id, r.observedAt) : [];
       const plan = planIngest(prev, r, recent);
@@ -225,6 +243,7 @@ export class SqliteIngestWriter {
         if (!prev) {
           this.s.insert.run(id, uuid, group ? group.groupId : id, group ? group.text : null, r.observedAt, ...values);
           inserted++;
+          if (this.bulk) this.loaded.add(sourceSku);
         } else if (group) {
           this.s.updateGrouped.run(...values, group.groupId, group.text, id);
         } else {
