@@ -149,8 +149,8 @@ describe('bulk load', () => {
     await ingest(loader, records);
     // The same product as a stored listing, on another platform, from a server's ingest.
     const grouped = (store: SqliteStore) => store.db.prepare('SELECT group_id FROM listings WHERE id = ?').pluck();
-    const product = records.findIndex((r, i) => records.some((o, j) => j > i && (o as { gtin?: string }).gtin === (r as { gtin?: string }).gtin && (r as { gtin?: string }).gtin));
-    const twin = { ...(records[product] as Record<string, unknown>), source: 'walmart_us', sku: 'FROM-THE-SERVER', currency: 'USD', url: 'https://www.walmart.com/ip/x/1' };
+    const product = records.findIndex((r, i) => r.gtin && records.some((o, j) => j > i && o.gtin === r.gtin));
+    const twin = { ...records[product], source: 'walmart_us', sku: 'FROM-THE-SERVER', currency: 'USD', url: 'https://www.walmart.com/ip/x/1' };
     await ingest(other, [twin]);
     const finish = await loader.catalog.finishBulkLoad({ profileWorker });
     expect(finish.grouped).toBe(600);
