@@ -87,6 +87,10 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
     catalog.invalidate();
     void searchIndex?.catchUp().catch(() => undefined);
   });
+  tail.onUnloggedChange(() => {
+    cache.invalidate();
+    catalog.invalidate();
+  });
   const bus = wireBus(config, tail, keyEvents, () => {
     cache.invalidate();
     catalog.invalidate();

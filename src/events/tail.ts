@@ -17,11 +17,14 @@ export class EventTail {
   /** A poke that came during a read: read once more after it, or the wake-up would wait for the next tick. */
   private again = false;
   private readonly listeners = new Set<EventListener>();
+  private readonly unloggedListeners = new Set<() => void>();
+  private unlogged: number | null = null;
 
   constructor(private readonly log: EventLogStore, private readonly intervalMs = 500, private readonly batch = 1000) {}
 
   async start(): Promise<void> {
     this.last = await this.log.lastId();
+    this.unlogged = (await this.log.unloggedChanges?.()) ?? null;
     this.started = true;
     this.timer = setInterval(() => void this.poke(), this.intervalMs);
     this.timer.unref();
@@ -34,6 +37,12 @@ export class EventTail {
   subscribe(fn: EventListener): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
+  }
+
+  /** Called when the catalog changed without an event (see EventLogStore.unloggedChanges). */
+  onUnloggedChange(fn: () => void): () => void {
+    this.unloggedListeners.add(fn);
+    return () => this.unloggedListeners.delete(fn);
   }
 
   async poke(): Promise<void> {
@@ -50,6 +59,11 @@ export class EventTail {
         this.last = events[events.length - 1].id;
         for (const fn of this.listeners) fn(events);
         if (events.length < this.batch) break;
+      }
+      const unlogged = (await this.log.unloggedChanges?.()) ?? null;
+      if (unlogged !== this.unlogged) {
+        this.unlogged = unlogged;
+        for (const fn of this.unloggedListeners) fn();
       }
     } catch {
       // The store is unreachable for a moment; the next tick tries again from the same position.

@@ -130,6 +130,11 @@ export interface EventLogStore {
   /** Events with id > afterId, oldest first. */
   readAfter(afterId: number, limit: number, kinds?: EventKind[]): Promise<CatalogEvent[]>;
   lastId(): Promise<number>;
+  /**
+   * A count that catalog writes appending no event move (a bulk load's matching, which changes
+   * groups): when it moves, answers cached from the catalog are stale. Absent where no such write exists.
+   */
+  unloggedChanges?(): Promise<number>;
 }
 
 export interface FxStore {

@@ -8,6 +8,7 @@ import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 import { IngestService } from '../../src/catalog/ingest.js';
 import { createSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { makeHarness } from '../helpers/app.js';
 import { rec } from '../helpers/records.js';
 
 /**
@@ -172,6 +173,35 @@ describe('bulk load', () => {
     };
     expect(partition(loader)).toEqual(partition(plain));
     expect(snapshot(loader).keys).toEqual(snapshot(plain).keys);
+  }, 30_000);
+
+  it('a server beside it drops its cached answers when the matching changes groups', async () => {
+    const records = catalog().slice(0, 400);
+    const path = join(dir, 'served.db');
+    const loader = open('served.db');
+    expect(loader.catalog.startBulkLoad()).toBe(true);
+    await ingest(loader, records);
+    const h = await makeHarness({ DATABASE_URL: `sqlite:${path}` });
+    try {
+      await h.c.tail.start();
+      const { headers } = await h.key('pro');
+      // A listing whose product is on other platforms too, asked for by SKU: its merchant links are its group.
+      const first = records.findIndex((r, i) => r.gtin && records.some((o, j) => j > i && o.gtin === r.gtin));
+      const url = `/v1/products/${encodeURIComponent(records[first].sku)}`;
+      const get = () => h.app.inject({ method: 'GET', url, headers });
+      expect((await get()).headers['x-cache']).toBe('MISS');
+      const before = await get();
+      expect(before.headers['x-cache']).toBe('HIT');
+      expect(before.json().merchant_links).toHaveLength(1);
+
+      await loader.catalog.finishBulkLoad();
+      await h.c.tail.poke();
+      const after = await get();
+      expect(after.headers['x-cache']).toBe('MISS');
+      expect(after.json().merchant_links.length).toBeGreaterThan(1);
+    } finally {
+      await h.close();
+    }
   }, 30_000);
 
   it('a load whose process died is finished by the next one to open the store', async () => {

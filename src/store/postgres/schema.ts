@@ -165,9 +165,10 @@ CREATE TRIGGER api_keys_changed AFTER INSERT OR UPDATE OR DELETE ON api_keys
   },
   {
     version: 5,
-    name: 'listing uuid index',
-    // SQLite's listing table was rebuilt so its bulk loader can defer the UUID index; PostgreSQL's
-    // needs nothing. Kept so one version number means one schema on both stores.
+    name: 'bulk load matching',
+    // SQLite's listing table was rebuilt so its bulk loader can defer the UUID index, and counts the
+    // loader's matching writes; PostgreSQL has no bulk loader and needs neither. Kept so one version
+    // number means one schema on both stores.
     sql: 'SELECT 1',
   },
 ];

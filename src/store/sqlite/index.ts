@@ -38,9 +38,11 @@ export function migrateSqlite(db: Database): void {
 
 class SqliteEvents implements EventLogStore {
   private readonly head: Statement;
+  private readonly unlogged: Statement;
 
   constructor(private readonly db: Database) {
     this.head = db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck();
+    this.unlogged = db.prepare("SELECT value FROM counters WHERE name = 'unlogged_changes'").pluck();
   }
 
   async readAfter(afterId: number, limit: number, kinds?: EventKind[]): Promise<CatalogEvent[]> {
@@ -53,6 +55,10 @@ class SqliteEvents implements EventLogStore {
   async lastId(): Promise<number> {
     // Read before every indexed search: one prepared statement, not a prepare per call.
     return this.head.get() as number;
+  }
+
+  async unloggedChanges(): Promise<number> {
+    return this.unlogged.get() as number;
   }
 }
 

@@ -101,6 +101,7 @@ export class SqliteIngestWriter {
       maxId: db.prepare('SELECT coalesce(max(id), 0) FROM listings').pluck(),
       lastEvent: db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck(),
       count: db.prepare("UPDATE counters SET value = value + ? WHERE name = 'listings'"),
+      unlogged: db.prepare("UPDATE counters SET value = value + 1 WHERE name = 'unlogged_changes'"),
     };
     this.candidates = new MatchCandidates(db);
     const keyInserts = (table: string) => Array.from({ length: MAX_KEYS }, (_, i) =>
@@ -116,6 +117,8 @@ export class SqliteIngestWriter {
         const group = this.matchProfile(p.id, p.profile, p);
         if (this.s.setGroup.run(group.groupId, group.text, p.id).changes) this.index(p.id, group, false);
       }
+      // Groups changed with no event: servers' cached answers are stale.
+      this.s.unlogged.run();
       return true;
     });
   }

@@ -153,11 +153,14 @@ CREATE TRIGGER api_keys_deleted AFTER DELETE ON api_keys BEGIN UPDATE counters S
   },
   {
     version: 5,
-    name: 'listing uuid index',
+    name: 'bulk load matching',
     // The UUID's uniqueness moves from a column constraint to a named index, so that a bulk load
     // can build it once at its end: UUIDs are hashes, and kept up per row their index lands every
     // insert on a random page. The table is rebuilt with the same columns, ids and indexes.
+    // 'unlogged_changes' counts the bulk load's matching writes, which append no event: servers
+    // watch it to drop cached answers.
     sql: `
+INSERT INTO counters (name, value) VALUES ('unlogged_changes', 0);
 CREATE TABLE listings_v5 (
   id INTEGER PRIMARY KEY,
   uuid TEXT NOT NULL,
