@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The `catalog` command. Runs the compiled CLI; `npm ci` builds it through the prepare script.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -10,4 +12,15 @@ if (!existsSync(entry)) {
   console.error('catalog: the build is missing; run `npm run build` (npm ci does it for you).');
   process.exit(1);
 }
-await import(entry);
+
+// `import` allocates short-lived objects by the million (matching a 1,000,000-line bulk load took
+// 140 s with V8's default young generation, 110 s with 64 MB semi-spaces). V8 takes the size only
+// when a process starts, so the command runs again in a child that has it; signals go through.
+const YOUNG = '--max-semi-space-size=64';
+if (process.argv[2] === 'import' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) {
+  const child = spawn(process.execPath, [...process.execArgv, YOUNG, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
+} else {
+  await import(entry);
+}

@@ -1,6 +1,7 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
+import type { IngestSummary } from '../catalog/ingest.js';
 import { createContainer } from '../container.js';
 import { SqliteStore } from '../store/sqlite/index.js';
 import { tuneForBulkImport, type BulkFinish } from '../store/sqlite/ingest.js';
@@ -27,35 +28,28 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
     const c = await createContainer(loadConfig());
     const sqlite = c.store instanceof SqliteStore ? c.store : null;
     if (sqlite) tuneForBulkImport(sqlite.db);
-    // Into an empty embedded store: a bulk load, its indexes built once at the end.
+    // Into an empty embedded store: a bulk load, stored first and matched after, its indexes built once.
     const bulk = sqlite?.catalog.startBulkLoad() ?? false;
     const input = file === '-' ? process.stdin : createReadStream(file);
     const size = file === '-' ? null : statSync(file).size;
     const bar = process.stderr.isTTY ? progressReporter('import', size) : null;
     const started = Date.now();
     let s;
-    let finish: BulkFinish | null = null;
     try {
       s = await c.ingest.ingestStream(input, {
         batchSize: opts.batch, parallel: true, profiles: !bulk, onProgress: (sum, bytes) => bar?.update(sum, bytes),
       });
+    } catch (e) {
+      // What was stored is kept: the load ends here (its listings matched, its indexes built).
+      if (bulk) await sqlite?.catalog.finishBulkLoad();
+      throw e;
     } finally {
       bar?.stop();
     }
     let storedSecs = (Date.now() - started) / 1000;
-    if (bulk && sqlite) {
-      console.error(`bulk load into an empty store: ${s.lines} lines read in ${storedSecs.toFixed(1)} s; building read indexes, then matching...`);
-      const matching = process.stderr.isTTY ? countReporter('matching', s.inserted) : null;
-      try {
-        finish = await sqlite.catalog.finishBulkLoad({ onGrouped: (n) => matching?.update(n) });
-      } finally {
-        matching?.stop();
-      }
-      // Served as usual from here: stored, searchable, indexed for reads; matched after.
-      storedSecs += finish.readIndexMs / 1000;
-      console.error(`read indexes built in ${(finish.readIndexMs / 1000).toFixed(1)} s; matched ${finish.grouped} listings in `
-        + `${(finish.groupMs / 1000).toFixed(1)} s; match indexes built in ${(finish.indexMs / 1000).toFixed(1)} s`);
-    }
+    const finish = bulk && sqlite ? await finishBulk(sqlite, s, storedSecs) : null;
+    // Served as usual from the end of the first step: stored, searchable, indexed for reads; matched after.
+    if (finish) storedSecs += finish.readIndexMs / 1000;
     for (const r of s.rejections) console.error(`line ${r.line}: ${r.field}: ${r.reason}`);
     if (s.rejected > s.rejections.length) console.error(`... and ${s.rejected - s.rejections.length} more rejected lines`);
     const secs = (Date.now() - started) / 1000;
@@ -66,6 +60,22 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
     await c.close();
     process.exitCode = s.rejected > 0 ? 1 : 0;
   });
+
+/** The second step of a bulk load (see README, Bulk load): read indexes, then the matching, reported. */
+async function finishBulk(sqlite: SqliteStore, s: IngestSummary, readSecs: number): Promise<BulkFinish> {
+  console.error(`bulk load into an empty store: ${s.lines} lines read in ${readSecs.toFixed(1)} s; building read indexes, then matching...`);
+  const matching = process.stderr.isTTY ? countReporter('matching', s.inserted) : null;
+  let finish: BulkFinish;
+  try {
+    finish = await sqlite.catalog.finishBulkLoad({ onGrouped: (n) => matching?.update(n) });
+  } finally {
+    matching?.stop();
+  }
+  const secs = (ms: number) => (ms / 1000).toFixed(1);
+  console.error(`read indexes built in ${secs(finish.readIndexMs)} s; matched ${finish.grouped} listings in ${secs(finish.groupMs)} s; `
+    + `match indexes built in ${secs(finish.indexMs)} s`);
+  return finish;
+}
 
 const keys = program.command('keys').description('API keys');
 keys.command('create').requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`, tierArg).option('--name <name>', 'a label for the key')
