@@ -8,7 +8,7 @@ const LISTING = `INSERT INTO listings (id, uuid, source, sku, title, price, curr
   'https://www.lazada.sg/x', 'sg', 'SG', ?, 't', 't', 't', 't')`;
 
 describe('SQLite migrations', () => {
-  it('5 rebuilds listings with the same rows, ids and indexes, the UUID unique through a named index', () => {
+  it('5 rebuilds listings with the same rows, ids and indexes, the UUID and (source, sku) unique through named indexes', () => {
     const db = new BetterSqlite3(':memory:');
     db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
     for (const m of SQLITE_MIGRATIONS.filter((m) => m.version <= 4)) {
@@ -23,7 +23,7 @@ describe('SQLite migrations', () => {
 
     migrateSqlite(db);
     expect(db.prepare('SELECT * FROM listings ORDER BY id').all()).toEqual(rows);
-    expect(indexes()).toEqual([...before, 'listings_uuid'].sort());
+    expect(indexes()).toEqual([...before, 'listings_source_sku', 'listings_uuid'].sort());
     expect(() => db.prepare(LISTING).run(10, 'uuid-a', 'C', 10)).toThrow(/UNIQUE constraint failed: listings.uuid/);
     expect(() => db.prepare(LISTING).run(11, 'uuid-c', 'A', 11)).toThrow(/UNIQUE constraint failed: listings.source, listings.sku/);
     db.close();

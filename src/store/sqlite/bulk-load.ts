@@ -7,6 +7,7 @@ import type { Database } from 'better-sqlite3';
  */
 const READ_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   ['listings_uuid', 'listings (uuid)'],
+  ['listings_source_sku', 'listings (source, sku)'],
   ['listings_updated', 'listings (updated_at DESC, id DESC)'],
   ['listings_price', 'listings (price_sgd_minor, id)'],
   ['listings_sku', 'listings (sku)'],
@@ -19,8 +20,8 @@ const MATCH_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   ['block_keys_listing', 'block_keys (listing_id)'],
 ];
 const DEFERRED_INDEXES = [...READ_INDEXES, ...MATCH_INDEXES];
-/** Deferred indexes that also enforce uniqueness (migration 5 made the UUID's one of these). */
-const UNIQUE = new Set(['listings_uuid']);
+/** Deferred indexes that also enforce uniqueness (migration 5 made these of the table's constraints). */
+const UNIQUE = new Set(['listings_uuid', 'listings_source_sku']);
 const create = (name: string, on: string) => `CREATE ${UNIQUE.has(name) ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${on}`;
 /** FTS5's default. A bulk load sets 0: one merge at its end instead of one every few batches. */
 const FTS_AUTOMERGE = 4;

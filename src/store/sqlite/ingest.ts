@@ -78,13 +78,17 @@ export class SqliteIngestWriter {
   private lastEventSeen = -1;
   /** In a bulk load (see bulk-load.ts): keys go to the staging table, candidates come from memory only. */
   private bulk = false;
-  /** In a bulk load, the (source, sku) of each listing it stored: any other is new without a read. */
-  private loaded = new Set<string>();
+  /**
+   * In a bulk load, the id of each (source, sku) it stored: their unique index is built at its end,
+   * and any other listing is new without a read.
+   */
+  private loaded = new Map<string, number>();
 
   constructor(private readonly db: Database) {
     const sets = COLUMNS.map((c) => `${c} = ?`).join(', ');
     this.s = {
       find: db.prepare('SELECT * FROM listings WHERE source = ? AND sku = ?'),
+      byId: db.prepare('SELECT * FROM listings WHERE id = ?'),
       pending: db.prepare(PENDING_SQL),
       // Only while pending: another writer may have matched it since the batch was read.
       setGroup: db.prepare('UPDATE listings SET group_id = ?, match_profile = ? WHERE id = ? AND match_profile IS NULL'),
@@ -176,7 +180,7 @@ export class SqliteIngestWriter {
 
   private endBulk(): void {
     this.bulk = false;
-    this.loaded = new Set();
+    this.loaded = new Map();
     finishBulkLoad(this.db);
     this.candidates.setComplete(false);
   }
@@ -225,8 +229,9 @@ export class SqliteIngestWriter {
     let inserted = 0;
     for (const r of records) {
       const sourceSku = this.bulk ? `${r.source}\u0000${r.sku}` : '';
-      const row = this.bulk && !this.loaded.has(sourceSku) ? undefined
-        : this.s.find.get(r.source, r.sku) as (ListingRow & { match_profile: string | null }) | undefined;
+      let row: (ListingRow & { match_profile: string | null }) | undefined;
+      if (!this.bulk) row = this.s.find.get(r.source, r.sku) as typeof row;
+      else if (this.loaded.has(sourceSku)) row = this.s.byId.get(this.loaded.get(sourceSku)) as typeof row;
       const prev = row ? toListing(row) : null;
       const recent = prev && prev.price !== r.price ? this.recentPrices(prev.id, r.observedAt) : [];
       const plan = planIngest(prev, r, recent);
@@ -246,7 +251,7 @@ export class SqliteIngestWriter {
         if (!prev) {
           this.s.insert.run(id, uuid, group ? group.groupId : id, group ? group.text : null, r.observedAt, ...values);
           inserted++;
-          if (this.bulk) this.loaded.add(sourceSku);
+          if (this.bulk) this.loaded.set(sourceSku, id);
         } else if (group) {
           this.s.updateGrouped.run(...values, group.groupId, group.text, id);
         } else {

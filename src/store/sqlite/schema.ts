@@ -154,9 +154,9 @@ CREATE TRIGGER api_keys_deleted AFTER DELETE ON api_keys BEGIN UPDATE counters S
   {
     version: 5,
     name: 'bulk load matching',
-    // The UUID's uniqueness moves from a column constraint to a named index, so that a bulk load
-    // can build it once at its end: UUIDs are hashes, and kept up per row their index lands every
-    // insert on a random page. The table is rebuilt with the same columns, ids and indexes.
+    // The uniqueness of the UUID and of (source, sku) moves from constraints of the table to named
+    // indexes, so that a bulk load can build them once at its end: kept up per row, each lands
+    // every insert on a random page. The table is rebuilt with the same columns, ids and indexes.
     // 'unlogged_changes' counts the bulk load's matching writes, which append no event: servers
     // watch it to drop cached answers.
     sql: `
@@ -204,14 +204,14 @@ CREATE TABLE listings_v5 (
   last_checked_at TEXT NOT NULL,
   data_updated_at TEXT NOT NULL,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  UNIQUE (source, sku)
+  updated_at TEXT NOT NULL
 );
 INSERT INTO listings_v5 (id, uuid, source, sku, merchant_id, title, description, brand, category, category_path, category_key, gtin, mpn, price, currency, price_sgd, price_usd, price_sgd_minor, original_price, discount_pct, history_discount_pct, url, domain, affiliate_url, image_url, rating, review_count, region, country_code, in_stock, stock_level, shipping_days, specs, metadata, variants, group_id, match_profile, price_trend, reference_price, last_checked_at, data_updated_at, created_at, updated_at)
   SELECT id, uuid, source, sku, merchant_id, title, description, brand, category, category_path, category_key, gtin, mpn, price, currency, price_sgd, price_usd, price_sgd_minor, original_price, discount_pct, history_discount_pct, url, domain, affiliate_url, image_url, rating, review_count, region, country_code, in_stock, stock_level, shipping_days, specs, metadata, variants, group_id, match_profile, price_trend, reference_price, last_checked_at, data_updated_at, created_at, updated_at FROM listings;
 DROP TABLE listings;
 ALTER TABLE listings_v5 RENAME TO listings;
 CREATE UNIQUE INDEX listings_uuid ON listings (uuid);
+CREATE UNIQUE INDEX listings_source_sku ON listings (source, sku);
 CREATE INDEX listings_updated ON listings (updated_at DESC, id DESC);
 CREATE INDEX listings_price ON listings (price_sgd_minor, id);
 CREATE INDEX listings_sku ON listings (sku);
