@@ -86,7 +86,6 @@ function prefixes(s: string, out: number[]): void {
   }
 }
 
-/** Bits for the values of a closed word list (editions, platforms, offer kinds), given as first seen. */
 /**
  * A word set (editions, platforms, offer kinds) as a 32-bit mask, one bit per word by its hash.
  * Two words sharing a bit only make two sets look more alike, and every one of these features
@@ -98,7 +97,6 @@ function wordMask(values: readonly string[]): number {
   return m;
 }
 
-/** The compact form of p (built once per profile object). */
 /**
  * Takes c as p's compact form, e.g. one built by another thread from an equal profile (it is the
  * same: building it depends on nothing but the profile).
@@ -107,6 +105,7 @@ export function adoptCompact(p: MatchProfile, c: CompactProfile): void {
   if (!compiled.has(p)) compiled.set(p, c);
 }
 
+/** The compact form of p (built once per profile object). */
 export function compactProfile(p: MatchProfile): CompactProfile {
   return compile(p);
 }
