@@ -13,10 +13,12 @@ const READ_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   ['listings_sku', 'listings (sku)'],
   ['listings_deals', 'listings (history_discount_pct DESC, id) WHERE history_discount_pct > 0'],
   ['listings_discount', 'listings (discount_pct DESC, id) WHERE discount_pct > 0'],
-];
-/** The indexes of what matching writes: built after it, since it rewrites every listing's group. */
-const MATCH_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
+  // Before the matching, though it moves many groups (about 8% slower): without it, a server's
+  // read of a group (compare, merchant links) scans the table, blocking it for a second or more.
   ['listings_group', 'listings (group_id)'],
+];
+/** The index of what only writers read: built after the matching, which writes most of it. */
+const MATCH_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   ['block_keys_listing', 'block_keys (listing_id)'],
 ];
 const DEFERRED_INDEXES = [...READ_INDEXES, ...MATCH_INDEXES];
