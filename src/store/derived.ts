@@ -64,15 +64,14 @@ export function sgdMinor(amount: string): number {
 
 const discountOf = (s: { price: string }, than: string | null) => (than ? discountPct(new Big(s.price), new Big(than)) : 0);
 
+/** The filter columns that follow from a listing's own fields (a state's, or the record's it is built from). */
+function fieldColumns(s: Pick<ListingState, 'categoryPath' | 'category' | 'url' | 'price' | 'originalPrice'>) {
+  return { categoryKey: categoryKey(s.categoryPath, s.category), domain: domainOf(s.url), discountPct: discountOf(s, s.originalPrice) };
+}
+
 /** Columns derived from a listing's state that exist only to be filtered or sorted on. */
 export function derivedColumns(s: ListingState) {
-  return {
-    categoryKey: categoryKey(s.categoryPath, s.category),
-    domain: domainOf(s.url),
-    discountPct: discountOf(s, s.originalPrice),
-    historyDiscountPct: historyDiscountPct(s),
-    priceSgdMinor: s.priceSgd ? sgdMinor(s.priceSgd) : 0,
-  };
+  return { ...fieldColumns(s), historyDiscountPct: historyDiscountPct(s), priceSgdMinor: s.priceSgd ? sgdMinor(s.priceSgd) : 0 };
 }
 
 /** How far below its own recent median a listing is priced (0 without history). */
@@ -80,13 +79,14 @@ export function historyDiscountPct(s: Pick<ListingState, 'price' | 'referencePri
   return discountOf(s, s.referencePrice);
 }
 
-const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
+/** A JSON column's text (NULL for none). */
+export const jsonColumn = (v: unknown): string | null => (v == null ? null : JSON.stringify(v));
 
-/** A record's StoredColumns: what derivedColumns and the JSON columns make of a state built from it. */
+/** A record's StoredColumns: its UUID, JSON columns and field columns, as a state built from it has them. */
 export function storedColumns(r: Pick<NormalizedRecord, 'source' | 'sku' | 'categoryPath' | 'category' | 'specs' | 'metadata' | 'variants' | 'url' | 'price' | 'originalPrice'>): StoredColumns {
   return {
     uuid: listingUuid(r.source, r.sku),
-    categoryPath: json(r.categoryPath), specs: json(r.specs), metadata: json(r.metadata), variants: json(r.variants),
-    categoryKey: categoryKey(r.categoryPath, r.category), domain: domainOf(r.url), discountPct: discountOf(r, r.originalPrice),
+    categoryPath: jsonColumn(r.categoryPath), specs: jsonColumn(r.specs), metadata: jsonColumn(r.metadata), variants: jsonColumn(r.variants),
+    ...fieldColumns(r),
   };
 }

@@ -1,5 +1,5 @@
 import type { ListingState } from '../../domain/ingest-rules.js';
-import { derivedColumns } from '../derived.js';
+import { derivedColumns, jsonColumn } from '../derived.js';
 import type { ListingRow } from '../sqlite/rows.js';
 import { tsvectorLiteral } from './text-search.js';
 
@@ -23,15 +23,13 @@ export const WRITE_COLUMNS: ReadonlyArray<readonly [name: string, type: string]>
   ['data_updated_at', 'text'], ['updated_at', 'text'], ['tsv', 'text'],
 ];
 
-const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
-
 export function stateValues(s: ListingState): unknown[] {
   const d = derivedColumns(s);
   return [
-    s.source, s.sku, s.merchantId, s.title, s.description, s.brand, s.category, json(s.categoryPath), d.categoryKey, s.gtin, s.mpn,
+    s.source, s.sku, s.merchantId, s.title, s.description, s.brand, s.category, jsonColumn(s.categoryPath), d.categoryKey, s.gtin, s.mpn,
     s.price, s.currency, s.priceSgd, s.priceUsd, d.priceSgdMinor, s.originalPrice, d.discountPct, d.historyDiscountPct,
     s.url, d.domain, s.affiliateUrl, s.imageUrl, s.rating, s.reviewCount, s.region, s.countryCode,
-    s.inStock == null ? null : s.inStock ? 1 : 0, s.stockLevel, s.shippingDays, json(s.specs), json(s.metadata), json(s.variants),
+    s.inStock == null ? null : s.inStock ? 1 : 0, s.stockLevel, s.shippingDays, jsonColumn(s.specs), jsonColumn(s.metadata), jsonColumn(s.variants),
     s.priceTrend, s.referencePrice, s.lastCheckedAt, s.dataUpdatedAt, s.updatedAt,
     tsvectorLiteral(s.title, s.brand, s.categoryPath, s.category),
   ];
@@ -47,12 +45,12 @@ const text = (v: unknown) => (v == null ? null : String(v));
 export function stateRow(id: number, uuid: string, groupId: number, createdAt: string, s: ListingState): ListingRow {
   return {
     id, uuid, source: s.source, sku: s.sku, merchant_id: text(s.merchantId), title: s.title, description: text(s.description),
-    brand: text(s.brand), category: text(s.category), category_path: json(s.categoryPath), gtin: text(s.gtin), mpn: text(s.mpn),
+    brand: text(s.brand), category: text(s.category), category_path: jsonColumn(s.categoryPath), gtin: text(s.gtin), mpn: text(s.mpn),
     price: s.price, currency: s.currency, price_sgd: text(s.priceSgd), price_usd: text(s.priceUsd),
     original_price: text(s.originalPrice), url: s.url, affiliate_url: text(s.affiliateUrl), image_url: text(s.imageUrl),
     rating: text(s.rating), review_count: s.reviewCount, region: s.region, country_code: s.countryCode,
     in_stock: s.inStock == null ? null : s.inStock ? 1 : 0, stock_level: text(s.stockLevel), shipping_days: s.shippingDays,
-    specs: json(s.specs), metadata: json(s.metadata), variants: json(s.variants), group_id: groupId,
+    specs: jsonColumn(s.specs), metadata: jsonColumn(s.metadata), variants: jsonColumn(s.variants), group_id: groupId,
     price_trend: text(s.priceTrend), reference_price: text(s.referencePrice), last_checked_at: s.lastCheckedAt,
     data_updated_at: s.dataUpdatedAt, created_at: createdAt, updated_at: s.updatedAt,
   };

@@ -50,7 +50,7 @@ export class SqliteCatalog implements CatalogStore {
 
   /** Matches the listings a dead bulk load stored but did not match. */
   matchPending(): number {
-    return this.writer.recoverPending();
+    return this.writer.matchPending();
   }
 
   private statements?: Statements;

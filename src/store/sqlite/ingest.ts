@@ -165,17 +165,12 @@ export class SqliteIngestWriter {
       }
     }
     // Whatever the worker did not match (all of it without one), here.
-    grouped += this.groupPending((n) => opts.onGrouped?.(grouped + n));
+    grouped += this.matchPending((n) => opts.onGrouped?.(grouped + n));
     if (!this.bulk) return { readIndexMs, grouped, groupMs: performance.now() - t, indexMs: 0 };
     const groupMs = performance.now() - t;
     t = performance.now();
     this.endBulk();
     return { readIndexMs, grouped, groupMs, indexMs: performance.now() - t };
-  }
-
-  /** On opening a store whose loader died: its stored listings are matched against the store, row by row. */
-  recoverPending(): number {
-    return this.groupPending();
   }
 
   private endBulk(): void {
@@ -187,27 +182,31 @@ export class SqliteIngestWriter {
 
   /**
    * A bulk load ends early when its memory is no longer the whole store (another writer wrote):
-   * its keys are merged and indexes built, then what it stored is matched against the store.
+   * its keys are merged, indexes built, and candidates read from the store from then on.
    */
-  private endBulkEarly(): void {
+  private leaveBulk(): void {
     this.endBulk();
     this.candidates.clear();
-    this.groupPending();
+  }
+
+  /** Ends a bulk load early (see leaveBulk) and matches what it stored against the store. */
+  private endBulkEarly(): void {
+    this.leaveBulk();
+    this.matchPending();
   }
 
   /**
    * Matches every pending listing, in id order, each in the transaction that stores its group and
-   * keys. When another writer writes during a bulk load's matching, the load ends (keys merged,
-   * indexes built) and the rest is matched against the store.
+   * keys (also on opening a store whose loader died). When another writer writes during a bulk
+   * load's matching, the load ends and the rest is matched against the store.
    */
-  private groupPending(onGrouped?: (grouped: number) => void): number {
+  matchPending(onGrouped?: (grouped: number) => void): number {
     let grouped = 0;
     for (let after = 0; ;) {
       const batch = readPending(this.s.pending, after);
       if (!batch.length) return grouped;
       if (!this.matchChunk.immediate(batch)) {
-        this.endBulk();
-        this.candidates.clear();
+        this.leaveBulk();
         continue;
       }
       after = batch[batch.length - 1].id;
