@@ -1,7 +1,7 @@
-import Big from 'big.js';
 import { countryForCurrency, isCurrency, type Currency } from '../domain/currencies.js';
-import { convert, type RateTable } from '../domain/fx.js';
-import { formatMoney, parseDecimal, toMinor } from '../domain/money.js';
+import { convertScaled, type RateTable } from '../domain/fx.js';
+import { compareScaled, formatScaled, minorScaled, parseScaled, roundedText, type Scaled } from '../domain/money.js';
+import { plainHost } from '../store/derived.js';
 import { STOCK_STATUSES, type NormalizedRecord } from '../domain/ingest-record.js';
 import type { StockStatus, Variant } from '../domain/listing.js';
 
@@ -9,6 +9,7 @@ export interface Rejection { line: number; field: string; reason: string }
 export type Normalized = { ok: true; record: NormalizedRecord } | { ok: false; rejection: Rejection };
 
 const MAX_TEXT = 2000;
+const FIVE: Scaled = [5n, 0];
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -17,6 +18,8 @@ function fail(line: number, field: string, reason: string): Normalized {
 }
 
 function isHttpUrl(s: string): boolean {
+  // A plain lower-case host parses, whatever follows it (the parser escapes a path, never refuses it).
+  if (plainHost(s) !== null) return true;
   try {
     const u = new URL(s);
     return u.protocol === 'http:' || u.protocol === 'https:';
@@ -43,22 +46,22 @@ export function normalizeRecord(raw: unknown, line: number, rates: RateTable, no
   if (!currencyText) return fail(line, 'currency', 'required');
   if (!isCurrency(currencyText)) return fail(line, 'currency', `unsupported currency ${currencyText}`);
   const currency: Currency = currencyText;
-  const priceValue = parseDecimal(raw.price);
+  const priceValue = parseScaled(raw.price);
   if (!priceValue) return fail(line, 'price', 'required, a decimal string or number');
-  if (priceValue.lt(0)) return fail(line, 'price', 'must not be negative');
+  if (priceValue[0] < 0n) return fail(line, 'price', 'must not be negative');
   const url = str(raw.url) ?? str(raw.buy_url);
   if (!url) return fail(line, 'url', 'required (url or buy_url)');
   if (!isHttpUrl(url)) return fail(line, 'url', 'must be an http(s) URL');
-  let original: Big | null = null;
+  let original: Scaled | null = null;
   if (raw.original_price != null && raw.original_price !== '') {
-    original = parseDecimal(raw.original_price);
-    if (!original || original.lt(0)) return fail(line, 'original_price', 'must be a non-negative decimal');
+    original = parseScaled(raw.original_price);
+    if (!original || original[0] < 0n) return fail(line, 'original_price', 'must be a non-negative decimal');
   }
   let rating: string | null = null;
   if (raw.rating != null && raw.rating !== '') {
-    const r = parseDecimal(raw.rating);
-    if (!r || r.lt(0) || r.gt(5)) return fail(line, 'rating', 'must be a number from 0 to 5');
-    rating = r.round(2).toString();
+    const r = parseScaled(raw.rating);
+    if (!r || r[0] < 0n || compareScaled(r, FIVE) > 0) return fail(line, 'rating', 'must be a number from 0 to 5');
+    rating = roundedText(r, 2);
   }
   const reviewCount = raw.review_count == null ? null : Number(raw.review_count);
   if (reviewCount !== null && (!Number.isInteger(reviewCount) || reviewCount < 0)) return fail(line, 'review_count', 'must be a non-negative integer');
@@ -82,22 +85,22 @@ export function normalizeRecord(raw: unknown, line: number, rates: RateTable, no
     if (!Array.isArray(raw.variants)) return fail(line, 'variants', 'must be an array');
     for (const [i, v] of raw.variants.entries()) {
       if (!isObject(v)) return fail(line, `variants[${i}]`, 'must be an object');
-      const vp = parseDecimal(v.price);
+      const vp = parseScaled(v.price);
       const vc = (str(v.currency) ?? currency).toUpperCase();
-      if (!vp || vp.lt(0)) return fail(line, `variants[${i}].price`, 'must be a non-negative decimal');
+      if (!vp || vp[0] < 0n) return fail(line, `variants[${i}].price`, 'must be a non-negative decimal');
       if (!isCurrency(vc)) return fail(line, `variants[${i}].currency`, `unsupported currency ${vc}`);
       const status = (str(v.stock_status) ?? 'in_stock') as StockStatus;
       if (!STOCK_STATUSES.includes(status)) return fail(line, `variants[${i}].stock_status`, `one of ${STOCK_STATUSES.join(', ')}`);
       variants.push({
         variantId: str(v.variant_id) ?? `${sku}-${i + 1}`, variantName: str(v.variant_name) ?? `Variant ${i + 1}`,
-        price: formatMoney(vp, vc), currency: vc, stockStatus: status, specs: isObject(v.specs) ? v.specs : {},
+        price: formatScaled(vp, vc), currency: vc, stockStatus: status, specs: isObject(v.specs) ? v.specs : {},
       });
     }
   }
   const countryCode = (str(raw.country_code) ?? str(raw.region) ?? countryForCurrency(currency) ?? 'SG').toUpperCase();
   if (!/^[A-Z]{2}$/.test(countryCode)) return fail(line, 'country_code', 'must be a two-letter ISO country code');
   const region = (str(raw.region) ?? countryCode).toLowerCase();
-  const priceSgd = convert(priceValue, currency, 'SGD', rates);
+  const priceSgd = convertScaled(priceValue, currency, 'SGD', rates);
   const gtin = str(raw.gtin) ?? str(raw.barcode);
   const text = (v: unknown) => str(v)?.slice(0, MAX_TEXT) ?? null;
   return {
@@ -107,10 +110,10 @@ export function normalizeRecord(raw: unknown, line: number, rates: RateTable, no
       description: raw.description == null ? null : String(raw.description).slice(0, 20000),
       brand: text(raw.brand), category: text(raw.category) ?? categoryPath?.[categoryPath.length - 1] ?? null,
       categoryPath: categoryPath?.length ? categoryPath : null, gtin: gtin ? gtin.replace(/[\s-]/g, '') : null, mpn: text(raw.mpn),
-      price: formatMoney(priceValue, currency), currency,
-      priceSgd: formatMoney(priceSgd, 'SGD'), priceUsd: formatMoney(convert(priceValue, currency, 'USD', rates), 'USD'),
-      priceSgdMinor: toMinor(priceSgd, 'SGD'),
-      originalPrice: original ? formatMoney(original, currency) : null,
+      price: formatScaled(priceValue, currency), currency,
+      priceSgd: formatScaled(priceSgd, 'SGD'), priceUsd: formatScaled(convertScaled(priceValue, currency, 'USD', rates), 'USD'),
+      priceSgdMinor: minorScaled(priceSgd, 'SGD'),
+      originalPrice: original ? formatScaled(original, currency) : null,
       url, affiliateUrl: text(raw.affiliate_url), imageUrl: text(raw.image_url), rating, reviewCount,
       region, countryCode, inStock, stockLevel: text(raw.stock_level), shippingDays,
       specs: isObject(raw.specs) ? raw.specs : null, metadata: isObject(raw.metadata) ? raw.metadata : null,

@@ -24,7 +24,8 @@ export const COUNTRY_CURRENCY: Record<string, Currency> = {
 };
 export const SEA_COUNTRIES = ['SG', 'MY', 'TH', 'PH', 'VN', 'ID'];
 
+const CURRENCY_COUNTRY = new Map(Object.entries(COUNTRY_CURRENCY).map(([country, cur]) => [cur as string, country]));
+
 export function countryForCurrency(currency: string): string | null {
-  for (const [country, cur] of Object.entries(COUNTRY_CURRENCY)) if (cur === currency) return country;
-  return null;
+  return CURRENCY_COUNTRY.get(currency) ?? null;
 }

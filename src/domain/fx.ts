@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { CURRENCIES, decimalsOf, isCurrency, type Currency } from './currencies.js';
-import './money.js'; // sets Big.DP and Big.RM, which convert follows
+import { divHalfUp, scaledOf, unitsText, type Scaled } from './money.js'; // money.js sets Big.DP, which convert follows
 
 /** Units of each currency per 1 EUR, on one date, from one source. */
 export interface RateTable {
@@ -46,48 +46,39 @@ export function rateTableToCsv(table: RateTable): string {
   return [`# date: ${table.date}`, `# source: ${table.source}`, 'currency,per_eur', ...rows, ''].join('\n');
 }
 
-/** A non-negative decimal as an integer and its number of decimal places: 12.50 -> [1250n, 2]. */
-type Scaled = readonly [digits: bigint, places: number];
-
-function scaled(b: Big): Scaled {
-  const text = b.abs().toFixed();
-  const dot = text.indexOf('.');
-  return dot < 0 ? [BigInt(text), 0] : [BigInt(text.slice(0, dot) + text.slice(dot + 1)), text.length - dot - 1];
-}
-
-const TEN = 10n;
-/** n / d rounded to an integer, half away from zero (big.js roundHalfUp), for n >= 0 and d > 0. */
-function divHalfUp(n: bigint, d: bigint): bigint {
-  const q = n / d;
-  return (n - q * d) * 2n >= d ? q + 1n : q;
-}
-
 const ratesScaled = new WeakMap<Record<Currency, Big>, Map<Currency, Scaled>>();
 function rateOf(table: RateTable, c: Currency): Scaled {
   let m = ratesScaled.get(table.perEur);
   if (!m) ratesScaled.set(table.perEur, (m = new Map()));
   let r = m.get(c);
-  if (!r) m.set(c, (r = scaled(table.perEur[c])));
+  if (!r) m.set(c, (r = scaledOf(table.perEur[c])));
   return r;
 }
+
+const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
 /**
  * Converts exactly through EUR and rounds once, to the target currency's decimals: the amount is
  * divided by the source rate (to Big.DP places, half up, as big.js divides), multiplied by the
  * target rate, and rounded half up. Worked in integers: the same result as those big.js steps
- * (a property test holds it to them), several times faster on the ingest path.
+ * (a property test holds it to them), several times faster on the ingest path. The same currency
+ * gives the amount back as it is.
  */
-export function convert(amount: Big, from: Currency, to: Currency, table: RateTable): Big {
+export function convertScaled(amount: Scaled, from: Currency, to: Currency, table: RateTable): Scaled {
   if (from === to) return amount;
-  const [a, aPlaces] = scaled(amount);
+  const [a, aPlaces] = amount;
   const [f, fPlaces] = rateOf(table, from);
   const [t, tPlaces] = rateOf(table, to);
   // amount / from, to DP places: a * 10^(fPlaces + DP) / (f * 10^aPlaces).
-  const quotient = divHalfUp(a * TEN ** BigInt(fPlaces + Big.DP), f * TEN ** BigInt(aPlaces));
+  const quotient = divHalfUp(a * pow10(fPlaces + Big.DP), f * pow10(aPlaces));
   const places = decimalsOf(to);
   const drop = Big.DP + tPlaces - places;
-  const result = drop >= 0 ? divHalfUp(quotient * t, TEN ** BigInt(drop)) : quotient * t * TEN ** BigInt(-drop);
-  const text = result.toString().padStart(places + 1, '0');
-  const sign = amount.s < 0 && result !== 0n ? '-' : '';
-  return new Big(places ? `${sign}${text.slice(0, -places)}.${text.slice(-places)}` : `${sign}${text}`);
+  return [drop >= 0 ? divHalfUp(quotient * t, pow10(drop)) : quotient * t * pow10(-drop), places];
+}
+
+/** convertScaled of a big.js amount. */
+export function convert(amount: Big, from: Currency, to: Currency, table: RateTable): Big {
+  if (from === to) return amount;
+  const [units, places] = convertScaled(scaledOf(amount), from, to, table);
+  return new Big(unitsText(units, places));
 }

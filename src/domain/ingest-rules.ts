@@ -70,12 +70,16 @@ function stateFrom(r: NormalizedRecord, prev: Listing | null, referencePrice: st
   };
 }
 
+/** The fields of a listing every event carries. */
+type Summarized = Pick<ListingState, 'title' | 'price' | 'currency' | 'priceSgd' | 'source' | 'category' | 'categoryPath' | 'countryCode' | 'inStock' | 'url'>;
+
 // A summary's first member is the id: the rest of a created event's JSON is known before the id is.
-function summary(id: number, uuid: string, s: ListingState): Record<string, unknown> {
+// Without a `change`, its JSON has none (JSON leaves out an undefined member).
+function summary(id: number, uuid: string, s: Summarized, updatedAt: string, change?: 'created' | 'updated') {
   return {
     id, uuid, title: s.title, price: s.price, currency: s.currency, price_sgd: s.priceSgd,
     source: s.source, category: s.category, category_path: s.categoryPath, country_code: s.countryCode,
-    in_stock: s.inStock, url: s.url, updated_at: s.updatedAt,
+    in_stock: s.inStock, url: s.url, updated_at: updatedAt, change,
   };
 }
 
@@ -92,7 +96,7 @@ export function planIngest(prev: Listing | null, r: NormalizedRecord, recentPric
       outcome: 'inserted', state, observe: true, regroup: true,
       events: [(id, uuid) => (tail !== undefined && uuid === r.stored?.uuid
         ? { kind: 'product_update', json: `${CREATED_HEAD}${id}${tail}` }
-        : draft('product_update', { ...summary(id, uuid, state), change: 'created' }))],
+        : draft('product_update', summary(id, uuid, state, state.updatedAt, 'created')))],
     };
   }
   // An observation older than what we hold is history, not news: the current state stays.
@@ -107,16 +111,16 @@ export function planIngest(prev: Listing | null, r: NormalizedRecord, recentPric
   const priceChanged = prev.price !== r.price || prev.currency !== r.currency;
   const reference = priceChanged ? medianPrice(recentPrices) : prev.referencePrice;
   const state = stateFrom(r, prev, reference);
-  const events: IngestPlan['events'] = [(id, uuid) => draft('product_update', { ...summary(id, uuid, state), change: 'updated' })];
+  const events: IngestPlan['events'] = [(id, uuid) => draft('product_update', summary(id, uuid, state, state.updatedAt, 'updated'))];
   if (priceChanged && prev.currency === r.currency) {
     events.push((id, uuid) => draft('price_change', {
-      ...summary(id, uuid, state), product_id: id, old_price: prev.price, new_price: r.price,
+      ...summary(id, uuid, state, state.updatedAt), product_id: id, old_price: prev.price, new_price: r.price,
       old_price_sgd: prev.priceSgd, change_pct: changePct(new Big(prev.price), new Big(r.price)),
     }));
   }
   if (prev.inStock !== r.inStock || prev.stockLevel !== r.stockLevel) {
     events.push((id, uuid) => draft('stock_change', {
-      ...summary(id, uuid, state), product_id: id, old_in_stock: prev.inStock, new_in_stock: r.inStock,
+      ...summary(id, uuid, state, state.updatedAt), product_id: id, old_in_stock: prev.inStock, new_in_stock: r.inStock,
       old_stock_level: prev.stockLevel, new_stock_level: r.stockLevel,
     }));
   }
@@ -133,7 +137,8 @@ const CREATED_HEAD = '{"id":';
  * worked out beside parsing, where the id is not known yet. The same text as the draft's.
  */
 export function createdEventTail(r: NormalizedRecord, uuid: string): string {
-  const json = JSON.stringify({ ...summary(0, uuid, stateFrom(r, null, null)), change: 'created' });
+  // The record's fields are the state's a new listing is built from; it is updated at observed_at.
+  const json = JSON.stringify(summary(0, uuid, r, r.observedAt, 'created'));
   return json.slice(`${CREATED_HEAD}0`.length);
 }
 

@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import Big from 'big.js';
-import { discountPct, toMinor } from '../domain/money.js';
+import { discountPctScaled, scaledText, toMinor } from '../domain/money.js';
 import type { ListingState } from '../domain/ingest-rules.js';
 import type { NormalizedRecord, StoredColumns } from '../domain/ingest-record.js';
 import { TwoGenerationCache } from '../domain/id-caches.js';
@@ -33,9 +33,15 @@ export function categoryKey(path: string[] | null, category: string | null): str
 // validates, so those are left to it.
 const PLAIN_HOST = /^https?:\/\/((?:[a-z0-9-]+\.)*(?!0x[0-9a-f]*(?:[/?#]|$))[a-z0-9-]*[a-z][a-z0-9-]*)(?=[/?#]|$)/;
 
-export function domainOf(url: string): string | null {
+/** The URL's host when it is such a plain one (then the URL parser takes the URL and finds that host); null otherwise. */
+export function plainHost(url: string): string | null {
   const plain = PLAIN_HOST.exec(url);
-  if (plain && !plain[1].includes('xn--')) return plain[1].replace(/^www\./, '');
+  return plain && !plain[1].includes('xn--') ? plain[1] : null;
+}
+
+export function domainOf(url: string): string | null {
+  const plain = plainHost(url);
+  if (plain !== null) return plain.replace(/^www\./, '');
   try {
     return new URL(url).hostname.replace(/^www\./, '');
   } catch {
@@ -43,15 +49,16 @@ export function domainOf(url: string): string | null {
   }
 }
 
+const VARIANT = '89ab';
+
 /** Stable UUID (version 5 layout) from (source, sku): the same listing has the same UUID in every store. */
 export function listingUuid(source: string, sku: string): string {
   const text = `catalog-listing\u0000${source}\u0000${sku}`;
   // crypto.hash (Node >= 20.12) is the one-shot form of the same digest.
-  const h = typeof crypto.hash === 'function' ? crypto.hash('sha1', text, 'buffer') : crypto.createHash('sha1').update(text).digest();
-  h[6] = (h[6] & 0x0f) | 0x50;
-  h[8] = (h[8] & 0x3f) | 0x80;
-  const x = h.subarray(0, 16).toString('hex');
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+  const x = typeof crypto.hash === 'function' ? crypto.hash('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
+  // Byte 6's high nibble is the version (5), byte 8's top two bits the variant (10).
+  const variant = VARIANT[parseInt(x[16], 16) & 3];
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-5${x.slice(13, 16)}-${variant}${x.slice(17, 20)}-${x.slice(20, 32)}`;
 }
 
 const CENTS = /^(\d{1,13})\.(\d\d)$/;
@@ -62,7 +69,7 @@ export function sgdMinor(amount: string): number {
   return m ? Number(m[1]) * 100 + Number(m[2]) : toMinor(new Big(amount), 'SGD');
 }
 
-const discountOf = (s: { price: string }, than: string | null) => (than ? discountPct(new Big(s.price), new Big(than)) : 0);
+const discountOf = (s: { price: string }, than: string | null) => (than ? discountPctScaled(scaledText(s.price), scaledText(than)) : 0);
 
 /** The filter columns that follow from a listing's own fields (a state's, or the record's it is built from). */
 function fieldColumns(s: Pick<ListingState, 'categoryPath' | 'category' | 'url' | 'price' | 'originalPrice'>) {

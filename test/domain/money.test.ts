@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import Big from 'big.js';
 import { CURRENCIES, decimalsOf, type Currency } from '../../src/domain/currencies.js';
 import { convert, parseRateCsv, rateTableToCsv, type RateTable } from '../../src/domain/fx.js';
-import { changePct, formatMoney, fromMinor, parseDecimal, roundFor, toMinor } from '../../src/domain/money.js';
+import {
+  changePct, compareScaled, discountPct, discountPctScaled, formatMoney, formatScaled, fromMinor, minorScaled, parseDecimal,
+  parseScaled, roundedText, roundFor, scaledOf, scaledText, toMinor,
+} from '../../src/domain/money.js';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 
 const rates = shippedRates();
@@ -78,6 +81,36 @@ describe('money', () => {
       const back = convert(there, 'USD', 'SGD', rates);
       expect(back.minus(a).abs().lte(new Big('0.02'))).toBe(true);
     }));
+  });
+
+  it('the exact-integer forms give what their big.js operations give', () => {
+    fc.assert(fc.property(anyDecimal, anyDecimal, currency, fc.integer({ min: 0, max: 4 }), (a, b, c, places) => {
+      const s = scaledText(a.toFixed());
+      expect(s).toEqual(scaledOf(a));
+      expect(formatScaled(s, c)).toBe(formatMoney(a, c));
+      expect(minorScaled(s, c)).toBe(toMinor(a, c));
+      expect(roundedText(s, places)).toBe(a.round(places).toString());
+      expect(compareScaled(s, scaledOf(b))).toBe(a.cmp(b));
+      expect(discountPctScaled(s, scaledOf(b))).toBe(discountPct(a, b));
+      expect(discountPctScaled(scaledOf(b), s)).toBe(discountPct(b, a));
+    }), { numRuns: 5000 });
+    // A quotient just under a half at 2 decimals that rounds up at big.js's 20: both round the same way.
+    expect(discountPctScaled(scaledText('0.87655'), scaledText('1'))).toBe(discountPct(new Big('0.87655'), new Big('1')));
+    expect(discountPctScaled(scaledText('2'), scaledText('3'))).toBe(33.33);
+    expect(discountPctScaled(scaledText('5'), null)).toBe(0);
+  });
+
+  it('reads exactly what parseDecimal reads, and refuses the same', () => {
+    const inputs = fc.oneof(
+      fc.double({ noNaN: false }), fc.string(), fc.constantFrom('19.99', ' 7.5 ', '-0', '-0.00', '1e5', '0.1', '123456789012345', '1234567890123456'),
+      anyDecimal.map((d) => d.toFixed()), anyDecimal.map((d) => Number(d.toFixed())),
+    );
+    fc.assert(fc.property(inputs, (v) => {
+      const big = parseDecimal(v);
+      const scaled = parseScaled(v);
+      if (big === null) expect(scaled).toBeNull();
+      else expect(scaled && compareScaled(scaled, scaledOf(big))).toBe(0);
+    }), { numRuns: 5000 });
   });
 
   it('change percentages are signed, exact to 2 decimals', () => {
