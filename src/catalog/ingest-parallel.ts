@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
 import { emptyBatch, MAX_LINE_BYTES, tooLong, type ParsedBatch } from './ingest-lines.js';
+import { unpackRecords } from './record-codec.js';
 
 export interface WorkerSetup {
   /** Attach matching profiles (see ParseOptions.prepare). */
@@ -15,7 +16,14 @@ export interface WorkerSetup {
 /** One piece of the input: whole lines, numbered from 1 within it. */
 export interface ToWorker { seq: number; data: Uint8Array }
 export type FromWorker =
-  | { type: 'piece'; seq: number; batch: ParsedBatch; lineCount: number; /** The piece's line over MAX_LINE_BYTES, where it stopped. */ tooLongAt?: number }
+  | {
+    type: 'piece'; seq: number;
+    /** Its records packed (record-codec.ts). */
+    batch: Omit<ParsedBatch, 'records'> & { records: unknown[] };
+    lineCount: number;
+    /** The piece's line over MAX_LINE_BYTES, where it stopped. */
+    tooLongAt?: number;
+  }
   | { type: 'error'; message: string };
 
 /** Input handed to a worker at a time (cut at the last line end in it): about 750 listings. */
@@ -148,9 +156,10 @@ export async function* parseInWorker(
           paused = false;
           input.resume();
         }
-        for (const r of m.batch.records) r.line += lineOffset;
+        const records = unpackRecords(m.batch.records);
+        for (const r of records) r.line += lineOffset;
         for (const r of m.batch.rejections) r.line += lineOffset;
-        out.records.push(...m.batch.records);
+        out.records.push(...records);
         out.rejections.push(...m.batch.rejections);
         out.lines += m.batch.lines;
         out.bytes = pieceEnd[next];

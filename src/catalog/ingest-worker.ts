@@ -7,6 +7,7 @@ import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
 import { emptyBatch, overLimit, parseLine } from './ingest-lines.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './ingest-parallel.js';
+import { packRecords } from './record-codec.js';
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
@@ -36,7 +37,8 @@ port.on('message', (m: ToWorker) => {
       parseLine(line, lineCount, batch, opts);
       start = end + 1;
     }
-    port.postMessage({ type: 'piece', seq: m.seq, batch, lineCount, tooLongAt } satisfies FromWorker);
+    const { records, ...rest } = batch;
+    port.postMessage({ type: 'piece', seq: m.seq, batch: { ...rest, records: packRecords(records) }, lineCount, tooLongAt } satisfies FromWorker);
   } catch (e) {
     port.postMessage({ type: 'error', message: (e as Error).message } satisfies FromWorker);
   }
