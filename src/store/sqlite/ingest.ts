@@ -52,7 +52,8 @@ function stateValues(s: ListingState, stored: StoredColumns = storedColumns(s)):
  * and synchronous=NORMAL stay: a committed batch survives a crash of the process.
  */
 export function tuneForBulkImport(db: Database): void {
-  db.pragma('wal_autocheckpoint = 25000');
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  db.pragma(`wal_autocheckpoint = ${Math.round(100_000_000 / pageSize)}`);
 }
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
