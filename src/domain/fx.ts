@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { CURRENCIES, decimalsOf, isCurrency, type Currency } from './currencies.js';
-import { divHalfUp, scaledOf, unitsText, type Scaled } from './money.js'; // money.js sets Big.DP, which convert follows
+import { divHalfUp, pow10, scaledOf, unitsText, type Scaled } from './money.js'; // money.js sets Big.DP, which convert follows
 
 /** Units of each currency per 1 EUR, on one date, from one source. */
 export interface RateTable {
@@ -54,8 +54,6 @@ function rateOf(table: RateTable, c: Currency): Scaled {
   if (!r) m.set(c, (r = scaledOf(table.perEur[c])));
   return r;
 }
-
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
 /**
  * Converts exactly through EUR and rounds once, to the target currency's decimals: the amount is

@@ -55,7 +55,7 @@ export function divHalfUp(n: bigint, d: bigint): bigint {
   return (n - q * d) * 2n >= d ? q + 1n : q;
 }
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
+export const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
 /** The amount rounded half away from zero to `places` decimals, in units of 10^-places. */
 export function roundScaled([units, from]: Scaled, places: number): bigint {
