@@ -34,3 +34,35 @@ describe('POST /v1/ingest/products', () => {
     expect((await h.app.inject({ method: 'POST', url: '/v1/ingest/products', headers: { 'content-type': 'application/json' }, payload: '{}' })).statusCode).toBe(401);
   });
 });
+
+describe('POST /v1/ingest/products while another process holds the write lock', () => {
+  it('answers 503 with Retry-After once SQLite stops waiting, and the same write goes through after', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { default: Database } = await import('better-sqlite3');
+    const dir = mkdtempSync(join(tmpdir(), 'catalog-busy-'));
+    const file = join(dir, 'catalog.db');
+    const busy = await makeHarness({ DATABASE_URL: `sqlite:${file}` });
+    const key = await busy.key('pro');
+    // The store waits 5 s for a lock; the test does not need to.
+    (busy.c.store as unknown as { db: { pragma(s: string): unknown } }).db.pragma('busy_timeout = 50');
+    const other = new Database(file);
+    const send = () => busy.app.inject({
+      method: 'POST', url: '/v1/ingest/products', headers: { ...key.headers, 'content-type': 'application/x-ndjson' }, payload: JSON.stringify(rec({ sku: 'BUSY-1' })),
+    });
+    try {
+      other.exec('BEGIN IMMEDIATE'); // as a bulk load's index build holds it
+      const r = await send();
+      expect(r.statusCode).toBe(503);
+      expect(r.headers['retry-after']).toBe('5');
+      expect(r.json().error.code).toBe('SERVICE_UNAVAILABLE');
+      other.exec('COMMIT');
+      expect((await send()).json()).toMatchObject({ inserted: 1, rejected: 0 });
+    } finally {
+      other.close();
+      await busy.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
