@@ -3,6 +3,9 @@ import type { RateTable } from '../domain/fx.js';
 import type { NormalizedRecord, IngestOutcome } from '../domain/ingest-record.js';
 import type { CatalogEvent, EventKind, Listing, PriceObservation } from '../domain/listing.js';
 
+/** The most members `groupMembers` reads of one group. */
+export const GROUP_MEMBERS_LIMIT = 200;
+
 export type SortKey = 'relevance' | 'price_asc' | 'price_desc' | 'newest' | 'rating' | 'reviews' | 'discount_desc' | 'deal_desc';
 
 /** Filters shared by search, listing, export, deals and trending; every field optional. */
@@ -83,6 +86,7 @@ export interface CatalogStore {
   getBySku(sku: string): Promise<Listing[]>;
   /** In the order of `ids`; absent ids are skipped. */
   getMany(ids: number[]): Promise<Listing[]>;
+  /** The group's first GROUP_MEMBERS_LIMIT members by id: fewer is the whole group. */
   groupMembers(groupId: number): Promise<Listing[]>;
   search(query: SearchQuery): Promise<SearchResult>;
   /** Keyset pagination that stays correct while listings are added. */

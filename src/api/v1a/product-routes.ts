@@ -7,6 +7,7 @@ import type { Currency as CurrencyCode } from '../../domain/currencies.js';
 import { DomainError, notFound, validationError } from '../../domain/errors.js';
 import { freshnessOf } from '../../domain/freshness.js';
 import type { Listing } from '../../domain/listing.js';
+import { GROUP_MEMBERS_LIMIT } from '../../store/types.js';
 import { byPrice } from '../../catalog/compare-service.js';
 import { Currency, Limit, Offset, Price } from './schemas.js';
 import { clean, countriesOf, decodeCursor, encodeCursor, priceBounds } from './params.js';
@@ -98,13 +99,10 @@ export function productRoutes(c: Container): FastifyPluginAsync {
   };
 }
 
-/** Both stores return at most this many group members; fewer is the whole group. */
-const GROUP_MEMBERS_READ = 200;
-
 async function skuDetail(c: Container, product: Listing, q: { currency?: CurrencyCode; include_variants: boolean; include_merchant_links: boolean }) {
   const links = (await c.catalog.groupMembers(product)).sort(byPrice);
   // The whole group is at hand, so its size needs no second read of the same rows.
-  const whole = links.length < GROUP_MEMBERS_READ && links.some((l) => l.id === product.id);
+  const whole = links.length < GROUP_MEMBERS_LIMIT && links.some((l) => l.id === product.id);
   const ctx = whole ? contextWithGroups(c, new Map([[product.groupId, { size: links.length }]]), q.currency) : await contextFor(c, [product], q.currency);
   const now = ctx.now;
   const merchants = links.length ? links : [product];

@@ -2,8 +2,9 @@ import type pg from 'pg';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing, PriceObservation } from '../../domain/listing.js';
 import type { Currency } from '../../domain/currencies.js';
-import type {
-  CatalogStore, CategoryCount, Facets, GroupStats, IngestBatchResult, ListingFilter, PageCursor, PageResult, SearchDoc, SearchQuery, SearchResult,
+import {
+  GROUP_MEMBERS_LIMIT, type CatalogStore, type CategoryCount, type Facets, type GroupStats, type IngestBatchResult, type ListingFilter,
+  type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../facets.js';
 import { orderOf, whereOf } from '../sqlite/filters.js';
@@ -70,7 +71,7 @@ export class PgCatalog implements CatalogStore {
 
   private readonly membersOf = batchReads<number, Listing[]>(async (groupIds) => {
     const found = await this.listings(`SELECT m.* FROM unnest(?::bigint[]) AS g(id)
-      CROSS JOIN LATERAL (${SELECT} FROM listings l WHERE l.group_id = g.id ORDER BY l.id LIMIT 200) m ORDER BY m.id`, [[...new Set(groupIds)]], true);
+      CROSS JOIN LATERAL (${SELECT} FROM listings l WHERE l.group_id = g.id ORDER BY l.id LIMIT ${GROUP_MEMBERS_LIMIT}) m ORDER BY m.id`, [[...new Set(groupIds)]], true);
     return rowsPerKey(groupIds, found, (l) => l.groupId);
   });
 

@@ -2,8 +2,9 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing, PriceObservation } from '../../domain/listing.js';
 import type { Currency } from '../../domain/currencies.js';
-import type {
-  CatalogStore, CategoryCount, Facets, GroupStats, IngestBatchResult, ListingFilter, PageCursor, PageResult, SearchDoc, SearchQuery, SearchResult,
+import {
+  GROUP_MEMBERS_LIMIT, type CatalogStore, type CategoryCount, type Facets, type GroupStats, type IngestBatchResult, type ListingFilter,
+  type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { ftsQuery, orderOf, whereOf } from './filters.js';
 import { SqliteIngestWriter, type BulkFinish } from './ingest.js';
@@ -25,7 +26,7 @@ export class SqliteCatalog implements CatalogStore {
       byId: db.prepare(`SELECT ${COLS} FROM listings WHERE id = ?`).raw(),
       byUuid: db.prepare(`SELECT ${COLS} FROM listings WHERE uuid = ?`).raw(),
       bySku: db.prepare(`SELECT ${COLS} FROM listings WHERE sku = ? ORDER BY updated_at DESC, id DESC LIMIT 50`).raw(),
-      group: db.prepare(`SELECT ${COLS} FROM listings WHERE group_id = ? ORDER BY id LIMIT 200`).raw(),
+      group: db.prepare(`SELECT ${COLS} FROM listings WHERE group_id = ? ORDER BY id LIMIT ${GROUP_MEMBERS_LIMIT}`).raw(),
       groupSize: db.prepare('SELECT count(*) FROM listings WHERE group_id = ?').pluck(),
       groupMin: db.prepare('SELECT min(price_sgd_minor) FROM listings WHERE group_id = ?').pluck(),
       count: db.prepare("SELECT value FROM counters WHERE name = 'listings'").pluck(),
