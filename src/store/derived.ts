@@ -1,6 +1,5 @@
 import * as crypto from 'node:crypto';
-import Big from 'big.js';
-import { discountPctScaled, scaledText, toMinor } from '../domain/money.js';
+import { discountPctScaled, minorScaled, scaledText } from '../domain/money.js';
 import type { ListingState } from '../domain/ingest-rules.js';
 import type { NormalizedRecord, StoredColumns } from '../domain/ingest-record.js';
 import { TwoGenerationCache } from '../domain/id-caches.js';
@@ -66,7 +65,7 @@ const CENTS = /^(\d{1,13})\.(\d\d)$/;
 /** Integer SGD cents; an amount already written with two decimals is read off its digits. */
 export function sgdMinor(amount: string): number {
   const m = CENTS.exec(amount);
-  return m ? Number(m[1]) * 100 + Number(m[2]) : toMinor(new Big(amount), 'SGD');
+  return m ? Number(m[1]) * 100 + Number(m[2]) : minorScaled(scaledText(amount), 'SGD');
 }
 
 const discountOf = (s: { price: string }, than: string | null) => (than ? discountPctScaled(scaledText(s.price), scaledText(than)) : 0);

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHarness, type Harness } from '../helpers/app.js';
 import { rec } from '../helpers/records.js';
@@ -37,10 +41,6 @@ describe('POST /v1/ingest/products', () => {
 
 describe('POST /v1/ingest/products while another process holds the write lock', () => {
   it('answers 503 with Retry-After once SQLite stops waiting, and the same write goes through after', async () => {
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { default: Database } = await import('better-sqlite3');
     const dir = mkdtempSync(join(tmpdir(), 'catalog-busy-'));
     const file = join(dir, 'catalog.db');
     const busy = await makeHarness({ DATABASE_URL: `sqlite:${file}` });
