@@ -12,14 +12,23 @@ const NON_ASCII = /[^ -~]/;
 const LATIN_MARKS = /[\u0300-\u036f]/g;
 
 /**
+ * Text as every engine indexes it: compatibility forms folded (NFKC: fullwidth and halfwidth
+ * letters, ligatures, superscripts), as a query's words are, so "usb" finds "ＵＳＢ" (PostgreSQL's
+ * searchWords folds them too). SQLite FTS5 is given its columns in this form.
+ */
+export function indexForm(text: string): string {
+  return NON_ASCII.test(text) ? text.normalize('NFKC') : text;
+}
+
+/**
  * Splits indexed text into tokens the way SQLite FTS5's `unicode61 remove_diacritics 2` tokenizer
- * does: letters, digits and private-use characters form tokens, everything else separates them
+ * does with it in indexForm: letters, digits and private-use characters form tokens, everything else separates them
  * (combining marks included), case is folded and Latin diacritics removed ("Điện" -> "điên" ->
  * "đien", as FTS5 keeps the stroke of đ).
  */
 export function indexTokens(text: string | null | undefined, out: string[] = []): string[] {
   if (!text) return out;
-  for (const m of text.toLowerCase().matchAll(TOKEN)) {
+  for (const m of indexForm(text).toLowerCase().matchAll(TOKEN)) {
     const w = m[0];
     out.push(NON_ASCII.test(w) ? w.normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC') : w);
   }

@@ -136,6 +136,20 @@ describe('the index follows the store', () => {
     expect(await total('blender')).toBe(2);
   });
 
+  it('folds compatibility forms as the store does, in its tokens and its ranking', async () => {
+    await ingest(s, [
+      rec({ sku: 'W1', title: 'ＵＳＢ－Ｃ Charging Cable ﬁber braided ＵＳＢ', brand: 'Ａｎｋｅｒ', category: 'Ｃａｂｌｅｓ', category_path: null }),
+      rec({ sku: 'W2', title: 'USB hub 4 port ｶﾞｼﾞｪｯﾄ', brand: 'Anker' }),
+      rec({ sku: 'W3', title: 'Kettle ²⁰²⁶ edition ① usb', brand: 'Philips' }),
+    ]);
+    for (const text of ['usb', 'ＵＳＢ', 'fiber cable', 'anker', 'cables', 'ガジェット', '2026', '1 usb']) {
+      const q: SearchQuery = { text, filter: {}, sort: 'relevance', limit: 40, offset: 0 };
+      const store = await s.catalog.search(q);
+      expect(store.total).toBeGreaterThan(0);
+      expect({ text, ...(await ix.search(q)) }).toEqual({ text, ids: store.listings.map((l) => l.id), total: store.total });
+    }
+  });
+
   it('ranks the same as the store after many changes', async () => {
     const more = Array.from({ length: 300 }, (_, i) => rec({
       sku: `M${i}`, title: `${['Philips', 'Sony', 'Samsung'][i % 3]} ${['Kettle', 'Jug', 'Speaker', 'Phone'][i % 4]} model ${i % 17} ${i % 2 ? 'black' : ''}`,

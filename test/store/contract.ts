@@ -120,6 +120,20 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       ]);
     });
 
+    it('search folds compatibility forms: fullwidth, halfwidth and ligature text is found by its plain words, and the other way round', async () => {
+      await ingest(store, [
+        rec({ sku: 'W1', title: 'ＵＳＢ－Ｃ Charging Cable ﬁber braided', brand: 'Ａｎｋｅｒ', category: 'Ｃａｂｌｅｓ', category_path: null }),
+        rec({ sku: 'W2', title: 'USB hub 4 port ｶﾞｼﾞｪｯﾄ', brand: 'Anker' }),
+      ]);
+      const skus = async (text: string) => (await store.catalog.search(q({ text }))).listings.map((l) => l.sku).sort();
+      expect(await skus('usb')).toEqual(['W1', 'W2']);
+      expect(await skus('ＵＳＢ')).toEqual(['W1', 'W2']);
+      expect(await skus('ｕｓｂ ｈｕｂ')).toEqual(['W2']);
+      expect(await skus('fiber cable')).toEqual(['W1']);
+      expect(await skus('anker cables')).toEqual(['W1']);
+      expect(await skus('ガジェット')).toEqual(['W2']);
+    });
+
     it('searchDocs: the search columns of every listing in id order, as a search index derives them from the listing', async () => {
       await ingest(store, [
         ...FIXTURE,

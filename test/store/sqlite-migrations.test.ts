@@ -28,4 +28,29 @@ describe('SQLite migrations', () => {
     expect(() => db.prepare(LISTING).run(11, 'uuid-c', 'A', 11)).toThrow(/UNIQUE constraint failed: listings.source, listings.sku/);
     db.close();
   });
+
+  it('6 indexes again the search text that compatibility folding changes, and leaves the rest', () => {
+    const db = new BetterSqlite3(':memory:');
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    for (const m of SQLITE_MIGRATIONS.filter((m) => m.version <= 5)) {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 't');
+    }
+    db.prepare(LISTING).run(1, 'uuid-a', 'A', 1);
+    db.prepare(LISTING).run(2, 'uuid-b', 'B', 2);
+    db.prepare(`UPDATE listings SET title = 'ＵＳＢ Cable', brand = 'Ａｎｋｅｒ', category_path = '["Ｃａｂｌｅｓ","Data"]' WHERE id = 2`).run();
+    // As the writer indexed them before: the stored text as it is.
+    db.prepare("INSERT INTO listings_fts (rowid, title, brand, category) VALUES (1, 'Old listing', NULL, ''), (2, 'ＵＳＢ Cable', 'Ａｎｋｅｒ', 'Ｃａｂｌｅｓ Data')").run();
+    const match = (text: string) => db.prepare('SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid').pluck().all(text);
+    expect(match('usb')).toEqual([]);
+
+    migrateSqlite(db);
+    expect(match('usb')).toEqual([2]);
+    expect(match('anker')).toEqual([2]);
+    expect(match('cables data')).toEqual([2]);
+    expect(match('"ｕｓｂ"')).toEqual([]);
+    expect(match('old listing')).toEqual([1]);
+    expect(db.prepare('SELECT count(*) FROM listings_fts').pluck().get()).toBe(2);
+    db.close();
+  });
 });

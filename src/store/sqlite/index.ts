@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js';
 import type { CatalogEvent, EventKind } from '../../domain/listing.js';
+import { indexForm } from '../../domain/search-text.js';
 import type { ApiKeyRecord, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
 import { recoverBulkLoad } from './bulk-load.js';
@@ -29,6 +30,8 @@ export function openSqlite(path: string): Database {
 }
 
 export function migrateSqlite(db: Database): void {
+  // Migration 6 indexes search text again in the form the code indexes it in.
+  db.function('index_form', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? indexForm(v) : v));
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
   const done = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
   for (const m of SQLITE_MIGRATIONS) {

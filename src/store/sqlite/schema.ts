@@ -220,4 +220,21 @@ CREATE INDEX listings_deals ON listings (history_discount_pct DESC, id) WHERE hi
 CREATE INDEX listings_discount ON listings (discount_pct DESC, id) WHERE discount_pct > 0;
 `,
   },
+  {
+    version: 6,
+    name: 'search text in compatibility form',
+    // FTS5 now indexes its columns in indexForm (NFKC), as queries and PostgreSQL see them. The
+    // listings whose text that changes are indexed again; index_form is migrateSqlite's.
+    sql: `
+CREATE TEMP TABLE refolded AS SELECT id FROM listings
+  WHERE index_form(title) IS NOT title OR index_form(brand) IS NOT brand
+    OR index_form(category) IS NOT category OR index_form(category_path) IS NOT category_path;
+DELETE FROM listings_fts WHERE rowid IN (SELECT id FROM refolded);
+INSERT INTO listings_fts (rowid, title, brand, category)
+  SELECT id, index_form(title), index_form(brand),
+    index_form(coalesce((SELECT group_concat(value, ' ' ORDER BY key) FROM json_each(category_path)), category, ''))
+  FROM listings WHERE id IN (SELECT id FROM refolded);
+DROP TABLE refolded;
+`,
+  },
 ];
