@@ -7,14 +7,20 @@ const LISTING = `INSERT INTO listings (id, uuid, source, sku, title, price, curr
   last_checked_at, data_updated_at, created_at, updated_at) VALUES (?, ?, 'lazada_sg', ?, 'Old listing', '1.00', 'SGD', 100,
   'https://www.lazada.sg/x', 'sg', 'SG', ?, 't', 't', 't', 't')`;
 
+/** A store as migrations up to `version` left it. */
+function storeAt(version: number) {
+  const db = new BetterSqlite3(':memory:');
+  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  for (const m of SQLITE_MIGRATIONS.filter((m) => m.version <= version)) {
+    db.exec(m.sql);
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 't');
+  }
+  return db;
+}
+
 describe('SQLite migrations', () => {
   it('5 rebuilds listings with the same rows, ids and indexes, the UUID and (source, sku) unique through named indexes', () => {
-    const db = new BetterSqlite3(':memory:');
-    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-    for (const m of SQLITE_MIGRATIONS.filter((m) => m.version <= 4)) {
-      db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 't');
-    }
+    const db = storeAt(4);
     const indexes = () => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'listings' AND sql IS NOT NULL ORDER BY name").pluck().all();
     const before = indexes();
     db.prepare(LISTING).run(7, 'uuid-a', 'A', 7);
@@ -30,12 +36,7 @@ describe('SQLite migrations', () => {
   });
 
   it('6 indexes again the search text that compatibility folding changes, and leaves the rest', () => {
-    const db = new BetterSqlite3(':memory:');
-    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-    for (const m of SQLITE_MIGRATIONS.filter((m) => m.version <= 5)) {
-      db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 't');
-    }
+    const db = storeAt(5);
     db.prepare(LISTING).run(1, 'uuid-a', 'A', 1);
     db.prepare(LISTING).run(2, 'uuid-b', 'B', 2);
     db.prepare(`UPDATE listings SET title = 'ＵＳＢ Cable', brand = 'Ａｎｋｅｒ', category_path = '["Ｃａｂｌｅｓ","Data"]' WHERE id = 2`).run();
