@@ -52,23 +52,41 @@ export function medianPrice(prices: string[]): string | null {
   return sorted.length % 2 ? sorted[mid].toString() : sorted[mid - 1].plus(sorted[mid]).div(2).toString();
 }
 
-function stateFrom(r: NormalizedRecord, prev: Listing | null, referencePrice: string | null): ListingState {
-  const priceChanged = prev !== null && prev.price !== r.price;
-  return {
-    source: r.source, sku: r.sku, merchantId: r.merchantId, title: r.title, description: r.description,
-    brand: r.brand, category: r.category, categoryPath: r.categoryPath, gtin: r.gtin, mpn: r.mpn,
-    price: r.price, currency: r.currency, priceSgd: r.priceSgd, priceUsd: r.priceUsd,
-    originalPrice: r.originalPrice, url: r.url, affiliateUrl: r.affiliateUrl, imageUrl: r.imageUrl,
-    rating: r.rating, reviewCount: r.reviewCount, region: r.region, countryCode: r.countryCode,
-    inStock: r.inStock, stockLevel: r.stockLevel, shippingDays: r.shippingDays, specs: r.specs,
-    metadata: r.metadata, variants: r.variants,
-    priceTrend: priceChanged ? trendOf(prev.price, r.price) : (prev?.priceTrend ?? 'stable'),
-    referencePrice,
-    lastCheckedAt: r.observedAt,
-    dataUpdatedAt: r.observedAt,
-    updatedAt: r.observedAt,
-  };
+/**
+ * The state a record gives its listing. Its JSON fields are read from the record when read: a
+ * record unpacked from a parse worker parses them only then (record-codec.ts), and a writer that
+ * stores a new listing's JSON texts as they came never does.
+ */
+class RecordState implements ListingState {
+  source: string; sku: string; merchantId: string | null; title: string; description: string | null;
+  brand: string | null; category: string | null; gtin: string | null; mpn: string | null;
+  price: string; currency: NormalizedRecord['currency']; priceSgd: string; priceUsd: string; originalPrice: string | null;
+  url: string; affiliateUrl: string | null; imageUrl: string | null; rating: string | null; reviewCount: number | null;
+  region: string; countryCode: string; inStock: boolean | null; stockLevel: string | null; shippingDays: number | null;
+  priceTrend: PriceTrend; referencePrice: string | null; lastCheckedAt: string; dataUpdatedAt: string; updatedAt: string;
+  readonly #r: NormalizedRecord;
+
+  constructor(r: NormalizedRecord, prev: Listing | null, referencePrice: string | null) {
+    this.#r = r;
+    this.source = r.source; this.sku = r.sku; this.merchantId = r.merchantId; this.title = r.title; this.description = r.description;
+    this.brand = r.brand; this.category = r.category; this.gtin = r.gtin; this.mpn = r.mpn;
+    this.price = r.price; this.currency = r.currency; this.priceSgd = r.priceSgd; this.priceUsd = r.priceUsd; this.originalPrice = r.originalPrice;
+    this.url = r.url; this.affiliateUrl = r.affiliateUrl; this.imageUrl = r.imageUrl; this.rating = r.rating; this.reviewCount = r.reviewCount;
+    this.region = r.region; this.countryCode = r.countryCode; this.inStock = r.inStock; this.stockLevel = r.stockLevel; this.shippingDays = r.shippingDays;
+    this.priceTrend = prev !== null && prev.price !== r.price ? trendOf(prev.price, r.price) : (prev?.priceTrend ?? 'stable');
+    this.referencePrice = referencePrice;
+    this.lastCheckedAt = r.observedAt;
+    this.dataUpdatedAt = r.observedAt;
+    this.updatedAt = r.observedAt;
+  }
+
+  get categoryPath() { return this.#r.categoryPath; }
+  get specs() { return this.#r.specs; }
+  get metadata() { return this.#r.metadata; }
+  get variants() { return this.#r.variants; }
 }
+
+const stateFrom = (r: NormalizedRecord, prev: Listing | null, referencePrice: string | null): ListingState => new RecordState(r, prev, referencePrice);
 
 /** The fields of a listing every event carries. */
 type Summarized = Pick<ListingState, 'title' | 'price' | 'currency' | 'priceSgd' | 'source' | 'category' | 'categoryPath' | 'countryCode' | 'inStock' | 'url'>;

@@ -1,3 +1,4 @@
+import type { NormalizedRecord } from '../../src/domain/ingest-record.js';
 /** A valid ingest record with sensible defaults; override what a test is about. */
 export function rec(over: Record<string, unknown> = {}): Record<string, unknown> {
   const sku = (over.sku as string) ?? 'SKU-1';
@@ -10,3 +11,10 @@ export function rec(over: Record<string, unknown> = {}): Record<string, unknown>
     ...over,
   };
 }
+
+/**
+ * A record's members as a plain object: a record unpacked from a parse worker reads its nested
+ * fields through accessors, which a comparison or spread of own members would skip.
+ */
+export const plainRecord = (r: NormalizedRecord): NormalizedRecord =>
+  ({ ...r, categoryPath: r.categoryPath, specs: r.specs, metadata: r.metadata, variants: r.variants });

@@ -6,7 +6,7 @@ import { parseInWorker } from '../../src/catalog/ingest-parallel.js';
 import { profileOfListing } from '../../src/domain/listing-profile.js';
 import { blockingKeys, compactProfile, decodeProfile } from '../../src/domain/matching/index.js';
 import { listingUuid } from '../../src/store/derived.js';
-import { rec } from '../helpers/records.js';
+import { plainRecord, rec } from '../helpers/records.js';
 
 // The worker runs the TypeScript sources here, as the compiled build runs ingest-worker.js.
 const runner = { url: new URL('../helpers/ts-worker.mjs', import.meta.url), argv: [new URL('../../src/catalog/ingest-worker.ts', import.meta.url).href] };
@@ -14,7 +14,7 @@ const rates = shippedRates();
 // Records carry no observed_at, so both sides stamp the wall clock: compare everything else.
 // Batches may be cut elsewhere (the workers' pieces): compare what they hold, in order.
 const stable = (batches: ParsedBatch[]) => ({
-  records: batches.flatMap((b) => b.records.map(({ observedAt: _o, ...r }) => ({
+  records: batches.flatMap((b) => b.records.map(plainRecord).map(({ observedAt: _o, ...r }) => ({
     ...r, stored: { ...r.stored, createdEventTail: r.stored?.createdEventTail?.replace(/"updated_at":"[^"]*"/, '') },
   }))),
   rejections: batches.flatMap((b) => b.rejections),
