@@ -55,7 +55,9 @@ export function divHalfUp(n: bigint, d: bigint): bigint {
   return (n - q * d) * 2n >= d ? q + 1n : q;
 }
 
-export const pow10 = (n: number): bigint => 10n ** BigInt(n);
+// Every power the ingest path asks for (rates' places plus Big.DP plus an amount's) is in the table.
+const POW10 = Array.from({ length: 64 }, (_, i) => 10n ** BigInt(i));
+export const pow10 = (n: number): bigint => (n < POW10.length ? POW10[n] : 10n ** BigInt(n));
 
 /** The amount rounded half away from zero to `places` decimals, in units of 10^-places. */
 export function roundScaled([units, from]: Scaled, places: number): bigint {
