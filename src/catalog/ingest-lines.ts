@@ -72,7 +72,8 @@ export const tooLong = (line: number): Rejection =>
  * limit ends the input there and is reported.
  */
 export async function* parseLines(input: Readable, opts: ParseOptions): AsyncGenerator<ParsedBatch> {
-  const lines = input.pipe(split2({ maxLength: MAX_LINE_BYTES }));
+  // On \n alone, a \r before it dropped here: the bytes read are counted with it.
+  const lines = input.pipe(split2('\n', { maxLength: MAX_LINE_BYTES }));
   input.on('error', (e) => lines.destroy(e));
   let batch = emptyBatch();
   let bytes = 0;
@@ -83,14 +84,15 @@ export async function* parseLines(input: Readable, opts: ParseOptions): AsyncGen
     return out;
   };
   try {
-    for await (const text of lines as AsyncIterable<string>) {
+    for await (const read of lines as AsyncIterable<string>) {
       lineNo++;
+      bytes += Buffer.byteLength(read) + 1;
+      const text = read.endsWith('\r') ? read.slice(0, -1) : read;
       // split2 bounds only a line it holds unfinished; one that came whole is measured here.
       if (overLimit(text)) {
         batch.rejections.push(tooLong(lineNo));
         break;
       }
-      bytes += Buffer.byteLength(text) + 1;
       parseLine(text, lineNo, batch, opts);
       if (batch.records.length >= opts.batchSize || batch.rejections.length >= opts.batchSize) yield take();
     }

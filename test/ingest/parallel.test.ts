@@ -31,8 +31,11 @@ async function all(it: AsyncIterable<ParsedBatch>): Promise<ParsedBatch[]> {
 function input(): string[] {
   const lines: string[] = [];
   for (let i = 0; i < 230; i++) {
-    const { observed_at: _o, ...r } = rec({ sku: `S${i}`, title: `Xiaomi Redmi Note ${i % 17} Pro ${i % 3 ? '256GB' : '128GB'}`, price: `${100 + i}.50` });
-    lines.push(i % 41 === 7 ? '{not json' : i % 53 === 9 ? JSON.stringify({ ...r, currency: 'XYZ' }) : i % 61 === 0 ? '   ' : JSON.stringify(r));
+    // Some titles beyond ASCII, some lines ending in \r\n: each line is decoded alone, its \r dropped.
+    const title = `${i % 5 ? '' : 'Điện thoại 【Ready Stock】 '}Xiaomi Redmi Note ${i % 17} Pro ${i % 3 ? '256GB' : '128GB'}`;
+    const { observed_at: _o, ...r } = rec({ sku: `S${i}`, title, price: `${100 + i}.50` });
+    const line = i % 41 === 7 ? '{not json' : i % 53 === 9 ? JSON.stringify({ ...r, currency: 'XYZ' }) : i % 61 === 0 ? '   ' : JSON.stringify(r);
+    lines.push(i % 7 === 3 ? `${line}\r` : line);
   }
   return lines;
 }
