@@ -21,10 +21,10 @@ export function indexForm(text: string): string {
 }
 
 /**
- * Splits indexed text into tokens the way SQLite FTS5's `unicode61 remove_diacritics 2` tokenizer
- * does with it in indexForm: letters, digits and private-use characters form tokens, everything else separates them
- * (combining marks included), case is folded and Latin diacritics removed ("Điện" -> "điên" ->
- * "đien", as FTS5 keeps the stroke of đ).
+ * Splits indexed text, in indexForm, into tokens the way SQLite FTS5's `unicode61
+ * remove_diacritics 2` tokenizer does: letters, digits and private-use characters form tokens,
+ * everything else separates them (combining marks included), case is folded and Latin diacritics
+ * removed ("Điện" -> "điên" -> "đien", as FTS5 keeps the stroke of đ).
  */
 export function indexTokens(text: string | null | undefined, out: string[] = []): string[] {
   if (!text) return out;
