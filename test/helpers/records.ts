@@ -1,4 +1,5 @@
 import type { NormalizedRecord } from '../../src/domain/ingest-record.js';
+
 /** A valid ingest record with sensible defaults; override what a test is about. */
 export function rec(over: Record<string, unknown> = {}): Record<string, unknown> {
   const sku = (over.sku as string) ?? 'SKU-1';
