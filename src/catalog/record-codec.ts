@@ -71,13 +71,9 @@ class UnpackedRecord implements NormalizedRecord {
 
   // A stored JSON text is never "null" (jsonColumn writes NULL), so a parsed value is never null: ??= parses once.
   get categoryPath() { return (this.#categoryPath ??= parse(this.stored.categoryPath)); }
-  set categoryPath(v) { this.#categoryPath = v; }
   get specs() { return (this.#specs ??= parse(this.stored.specs)); }
-  set specs(v) { this.#specs = v; }
   get metadata() { return (this.#metadata ??= parse(this.stored.metadata)); }
-  set metadata(v) { this.#metadata = v; }
   get variants() { return (this.#variants ??= parse(this.stored.variants) ?? []); }
-  set variants(v) { this.#variants = v; }
 }
 
 export function unpackRecords(f: unknown[]): NormalizedRecord[] {

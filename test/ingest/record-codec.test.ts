@@ -25,6 +25,7 @@ describe('the flat form parse workers post records in', () => {
       // As a worker posts it: structured clone of the flat array.
       const back = unpackRecords(structuredClone(packRecords(batch.records)));
       expect(back.map(plainRecord)).toEqual(batch.records);
+      // Parsed once, when first read: the same value every time.
       expect(back[3].categoryPath).toBe(back[3].categoryPath);
       expect(back[2].specs).toEqual({ ram_gb: 8, colors: ['navy', 'lime'], nested: { ok: true, none: null } });
       expect(back[2].variants.map((v) => v.price)).toEqual(['22490000', '23990000']);
