@@ -9,12 +9,10 @@ import { emptyBatch, MAX_LINE_BYTES, tooLong, type ParsedBatch } from './ingest-
 import { unpackRecords } from './record-codec.js';
 
 export interface WorkerSetup {
-  /** Attach matching profiles (see ParseOptions.prepare). */
-  prepare: boolean;
   rates: { date: string; source: string; perEur: Record<Currency, string> };
 }
-/** One piece of the input: whole lines, numbered from 1 within it. */
-export interface ToWorker { seq: number; data: Uint8Array }
+/** One piece of the input: whole lines, numbered from 1 within it; `prepare`: attach matching profiles (see ParseOptions.prepare). */
+export interface ToWorker { seq: number; data: Uint8Array; prepare: boolean }
 export type FromWorker =
   | {
     type: 'piece'; seq: number;
@@ -51,19 +49,20 @@ export interface WorkerRunner {
 /**
  * What `parseLines` yields, parsed by worker threads while the caller writes: the input is cut
  * into pieces of whole lines, dealt to the workers in turn, and their records put back in input
- * order, line numbers counted across pieces, into batches of about `batchSize` records. Memory
+ * order, line numbers counted across pieces, into batches of about `batchSize` records. `prepare`
+ * is asked as each piece goes out: whether its records get matching profiles. Memory
  * stays bounded: reading pauses while more than IN_FLIGHT_BYTES are out with the workers or
  * waiting for the caller. A line over MAX_LINE_BYTES ends the input there and is reported, as
  * parseLines does.
  */
 export async function* parseInWorker(
-  input: Readable, batchSize: number, rates: RateTable, prepare: boolean,
+  input: Readable, batchSize: number, rates: RateTable, prepare: () => boolean,
   runner: WorkerRunner = { url: WORKER },
 ): AsyncGenerator<ParsedBatch> {
   const pieceBytes = runner.pieceBytes ?? PIECE_BYTES;
   const inFlightLimit = runner.inFlightBytes ?? IN_FLIGHT_BYTES;
   const perEur = Object.fromEntries(Object.entries(rates.perEur).map(([c, v]) => [c, v.toFixed()])) as Record<Currency, string>;
-  const setup: WorkerSetup = { prepare, rates: { date: rates.date, source: rates.source, perEur } };
+  const setup: WorkerSetup = { rates: { date: rates.date, source: rates.source, perEur } };
   const workers = Array.from({ length: runner.workers ?? defaultWorkers() }, () => new Worker(runner.url, { workerData: setup, argv: runner.argv }));
 
   const done = new Map<number, Extract<FromWorker, { type: 'piece' }>>();
@@ -102,7 +101,7 @@ export async function* parseInWorker(
     read += piece.length;
     pieceEnd.push(read);
     inFlight += piece.length;
-    workers[sent % workers.length].postMessage({ seq: sent++, data: piece } satisfies ToWorker);
+    workers[sent % workers.length].postMessage({ seq: sent++, data: piece, prepare: prepare() } satisfies ToWorker);
     if (inFlight > inFlightLimit && !paused) {
       paused = true;
       input.pause();

@@ -16,11 +16,12 @@ const rates: RateTable = {
   source: setup.rates.source,
   perEur: Object.fromEntries(Object.entries(setup.rates.perEur).map(([c, v]) => [c, new Big(v)])) as Record<Currency, Big>,
 };
-const opts = { rates, now: () => new Date(), prepare: setup.prepare };
+const now = () => new Date();
 
 port.on('message', (m: ToWorker) => {
   try {
     const data = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
+    const opts = { rates, now, prepare: m.prepare };
     const batch = emptyBatch();
     let lineCount = 0;
     let tooLongAt: number | undefined;

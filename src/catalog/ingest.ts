@@ -28,8 +28,11 @@ export interface IngestOptions {
    */
   parallel?: boolean;
   /**
-   * With `parallel`: whether the worker also builds each record's matching profile (default
-   * true). A bulk load matches after storing, from the stored rows, and needs none.
+   * With `parallel`: whether the workers may build records' matching profiles (default true). They
+   * do while at least half of the records last written were new or changed: a listing that
+   * changes nothing needs none, and in a re-imported feed most lines change nothing, where the
+   * profiles cost more than the rest of the import. A bulk load matches after storing, from the
+   * stored rows, and needs none.
    */
   profiles?: boolean;
 }
@@ -45,8 +48,9 @@ export class IngestService {
     const batchSize = opts.batchSize ?? 1000;
     const maxRejections = opts.maxRejections ?? 1000;
     const summary: IngestSummary = { lines: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [], events: 0 };
+    let profiles = opts.profiles ?? true;
     const batches = opts.parallel && !opts.now && parallelAvailable()
-      ? parseInWorker(input, batchSize, this.rates(), opts.profiles ?? true)
+      ? parseInWorker(input, batchSize, this.rates(), () => profiles)
       : parseLines(input, { batchSize, rates: this.rates(), now: opts.now ?? (() => new Date()), prepare: false });
     for await (const b of batches) {
       summary.lines += b.lines;
@@ -54,7 +58,12 @@ export class IngestService {
       for (const r of b.rejections) if (summary.rejections.length < maxRejections) summary.rejections.push(r);
       if (!b.records.length) continue;
       const res = await this.store.ingestBatch(b.records);
-      for (const o of res.outcomes) summary[o.outcome]++;
+      let written = 0;
+      for (const o of res.outcomes) {
+        summary[o.outcome]++;
+        if (o.outcome !== 'unchanged') written++;
+      }
+      if (opts.profiles ?? true) profiles = 2 * written >= res.outcomes.length;
       summary.events += res.events;
       opts.onProgress?.(summary, b.bytes);
     }

@@ -1,10 +1,20 @@
 import Big from 'big.js';
 import { changePct } from './money.js';
-import type { NormalizedRecord, IngestOutcome } from './ingest-record.js';
+import type { NormalizedRecord, IngestOutcome, StoredColumns } from './ingest-record.js';
 import type { EventKind, Listing, PriceTrend } from './listing.js';
 
 /** The listing columns an ingest writes; ids, group and timestamps of creation are the store's. */
 export type ListingState = Omit<Listing, 'id' | 'uuid' | 'groupId' | 'createdAt'>;
+
+const JSON_FIELDS = ['categoryPath', 'specs', 'metadata', 'variants'] as const;
+type JsonField = (typeof JSON_FIELDS)[number];
+
+/**
+ * A listing as its store holds it before a record is applied. `storedJson`, when the store gives
+ * it, is its JSON fields as stored (`jsonColumn`'s texts): a record with the same texts has the
+ * same values, found without parsing or serializing either side.
+ */
+export type StoredListing = Listing & { readonly storedJson?: Readonly<Pick<StoredColumns, JsonField>> };
 
 export interface EventDraft {
   kind: EventKind;
@@ -30,12 +40,16 @@ const DATA_FIELDS = [
   'originalPrice', 'url', 'affiliateUrl', 'imageUrl', 'rating', 'reviewCount', 'region', 'countryCode',
   'inStock', 'stockLevel', 'shippingDays',
 ] as const;
-const JSON_FIELDS = ['categoryPath', 'specs', 'metadata', 'variants'] as const;
 const MATCH_FIELDS = ['title', 'brand', 'gtin', 'mpn'] as const;
 
-function sameData(a: ListingState | Listing, r: NormalizedRecord): boolean {
+function sameData(a: StoredListing, r: NormalizedRecord): boolean {
   for (const f of DATA_FIELDS) if ((a[f] ?? null) !== (r[f] ?? null)) return false;
-  for (const f of JSON_FIELDS) if (JSON.stringify(a[f] ?? null) !== JSON.stringify(r[f] ?? null)) return false;
+  for (const f of JSON_FIELDS) {
+    const text = a.storedJson?.[f];
+    // Texts that differ may still be the same value (written another way): compared as values.
+    if (text !== undefined && text === r.stored?.[f]) continue;
+    if (JSON.stringify(a[f] ?? null) !== JSON.stringify(r[f] ?? null)) return false;
+  }
   return true;
 }
 
@@ -88,6 +102,27 @@ class RecordState implements ListingState {
 
 const stateFrom = (r: NormalizedRecord, prev: Listing | null, referencePrice: string | null): ListingState => new RecordState(r, prev, referencePrice);
 
+/**
+ * The state of a listing that a record found unchanged but observed later: `lastCheckedAt` moves
+ * on, and every other field is read from the listing when read. Nothing is copied, and the JSON
+ * fields a store's listing parses when read (StoredRowListing) stay unparsed: a re-imported feed
+ * touches most of its listings this way.
+ */
+class ObservedAgain implements ListingState {
+  constructor(private readonly l: Listing, readonly lastCheckedAt: string) {}
+  get source() { return this.l.source; } get sku() { return this.l.sku; } get merchantId() { return this.l.merchantId; }
+  get title() { return this.l.title; } get description() { return this.l.description; } get brand() { return this.l.brand; }
+  get category() { return this.l.category; } get categoryPath() { return this.l.categoryPath; } get gtin() { return this.l.gtin; }
+  get mpn() { return this.l.mpn; } get price() { return this.l.price; } get currency() { return this.l.currency; }
+  get priceSgd() { return this.l.priceSgd; } get priceUsd() { return this.l.priceUsd; } get originalPrice() { return this.l.originalPrice; }
+  get url() { return this.l.url; } get affiliateUrl() { return this.l.affiliateUrl; } get imageUrl() { return this.l.imageUrl; }
+  get rating() { return this.l.rating; } get reviewCount() { return this.l.reviewCount; } get region() { return this.l.region; }
+  get countryCode() { return this.l.countryCode; } get inStock() { return this.l.inStock; } get stockLevel() { return this.l.stockLevel; }
+  get shippingDays() { return this.l.shippingDays; } get specs() { return this.l.specs; } get metadata() { return this.l.metadata; }
+  get variants() { return this.l.variants; } get priceTrend() { return this.l.priceTrend; } get referencePrice() { return this.l.referencePrice; }
+  get dataUpdatedAt() { return this.l.dataUpdatedAt; } get updatedAt() { return this.l.updatedAt; }
+}
+
 /** The fields of a listing every event carries. */
 type Summarized = Pick<ListingState, 'title' | 'price' | 'currency' | 'priceSgd' | 'source' | 'category' | 'categoryPath' | 'countryCode' | 'inStock' | 'url'>;
 
@@ -106,7 +141,7 @@ function summary(id: number, uuid: string, s: Summarized, updatedAt: string, cha
  * their transaction so the rules (what counts as a change, which events) live in one place.
  * `recentPrices` are the listing's observed prices of the last 90 days, oldest first.
  */
-export function planIngest(prev: Listing | null, r: NormalizedRecord, recentPrices: string[]): IngestPlan {
+export function planIngest(prev: StoredListing | null, r: NormalizedRecord, recentPrices: string[]): IngestPlan {
   if (!prev) {
     const state = stateFrom(r, null, null);
     const tail = r.stored?.createdEventTail;
@@ -123,7 +158,7 @@ export function planIngest(prev: Listing | null, r: NormalizedRecord, recentPric
     const touched = r.observedAt > prev.lastCheckedAt;
     return {
       outcome: 'unchanged', observe: false, regroup: false, events: [],
-      state: touched ? { ...listingState(prev), lastCheckedAt: r.observedAt } : null,
+      state: touched ? new ObservedAgain(prev, r.observedAt) : null,
     };
   }
   const priceChanged = prev.price !== r.price || prev.currency !== r.currency;
@@ -158,9 +193,4 @@ export function createdEventTail(r: NormalizedRecord, uuid: string): string {
   // The record's fields are the state's a new listing is built from; it is updated at observed_at.
   const json = JSON.stringify(summary(0, uuid, r, r.observedAt, 'created'));
   return json.slice(`${CREATED_HEAD}0`.length);
-}
-
-export function listingState(l: Listing): ListingState {
-  const { id: _id, uuid: _uuid, groupId: _g, createdAt: _c, ...state } = l;
-  return state;
 }

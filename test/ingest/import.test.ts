@@ -35,6 +35,25 @@ describe('import', () => {
     expect(await h.c.store.events.lastId()).toBe(events);
   });
 
+  it('a feed imported again a day later is unchanged: each listing observed again, nothing else written', async () => {
+    const specs = { storage: '256GB', colours: ['navy'] };
+    const variants = [{ variant_id: 'v1', variant_name: 'Navy', price: '499.00', currency: 'SGD', stock_status: 'in_stock', specs: { colour: 'navy' } }];
+    const feed = (at: string) => [rec({ sku: 'A', specs, variants, metadata: { seller: 'official' }, observed_at: at }), rec({ sku: 'B', observed_at: at })];
+    await h.ingest(feed('2026-11-20T10:00:00.000Z'));
+    const events = await h.c.store.events.lastId();
+    // A JSON text stored another way (another writer's spacing) still holds the same value.
+    const db = (h.c.store as unknown as { db: { prepare(sql: string): { run(...a: unknown[]): unknown } } }).db;
+    db.prepare("UPDATE listings SET specs = ? WHERE sku = 'A'").run(JSON.stringify(specs, null, 2));
+    const again = await h.ingest(feed('2026-11-21T10:00:00.000Z'));
+    expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 2, rejected: 0 });
+    expect(await h.c.store.events.lastId()).toBe(events);
+    const [a] = await h.c.catalog.findBySku('A');
+    expect(a).toMatchObject({ lastCheckedAt: '2026-11-21T10:00:00.000Z', dataUpdatedAt: '2026-11-20T10:00:00.000Z', specs, metadata: { seller: 'official' } });
+    expect(a.variants).toEqual([{ variantId: 'v1', variantName: 'Navy', price: '499.00', currency: 'SGD', stockStatus: 'in_stock', specs: { colour: 'navy' } }]);
+    const obs = await h.c.store.catalog.observations(a.id, '2026-01-01T00:00:00Z', { limit: 10, offset: 0 });
+    expect(obs.entries).toHaveLength(1);
+  });
+
   it('a changed price updates the listing, appends an observation and a price_change event', async () => {
     await h.ingest([rec({ sku: 'A', price: '100.00', observed_at: '2026-11-01T00:00:00Z' })]);
     const s = await h.ingest([rec({ sku: 'A', price: '90.00', observed_at: '2026-11-02T00:00:00Z' })]);

@@ -47,7 +47,7 @@ describe('parsing in a worker thread', () => {
     // Small chunks: lines cross chunk boundaries.
     const chunks = text.match(/[\s\S]{1,997}/g)!.map((c) => Buffer.from(c));
     // Small pieces over three workers: records come back from each in turn, in input order.
-    const there = await all(parseInWorker(Readable.from(chunks), 50, rates, true, { ...runner, workers: 3, pieceBytes: 3000 }));
+    const there = await all(parseInWorker(Readable.from(chunks), 50, rates, () => true, { ...runner, workers: 3, pieceBytes: 3000 }));
     expect(stable(there)).toEqual(stable(here));
     expect(there.length).toBeGreaterThan(3);
     for (const b of there.slice(0, -1)) expect(b.records.length).toBeGreaterThanOrEqual(50);
@@ -62,12 +62,27 @@ describe('parsing in a worker thread', () => {
     }
   }, 20_000);
 
+  it('attaches profiles to the records of the pieces that went out while the caller wanted them', async () => {
+    const lines = Array.from({ length: 400 }, (_, i) => JSON.stringify(rec({ sku: `S${i}`, title: `Widget ${i} Pro` }))).join('\n');
+    let asked = 0;
+    const chunks = lines.match(/[\s\S]{1,4000}/g)!.map((c) => Buffer.from(c));
+    const there = await all(parseInWorker(Readable.from(chunks), 1000, rates, () => asked++ < 2, { ...runner, pieceBytes: 8000 }));
+    const records = there.flatMap((b) => b.records);
+    expect(records).toHaveLength(400);
+    const prepared = records.filter((r) => r.prepared);
+    expect(prepared.length).toBeGreaterThan(10);
+    expect(prepared.length).toBeLessThan(200);
+    expect(records.slice(0, prepared.length)).toEqual(prepared);
+    for (const r of prepared) expect(r.matchProfile).toEqual(profileOfListing(r));
+    for (const r of records.slice(prepared.length)) expect([r.matchProfile, r.prepared]).toEqual([undefined, undefined]);
+  }, 20_000);
+
   it('keeps going when a batch holds more input than may be in flight, and when the writer is slow', async () => {
     const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify(rec({ sku: `S${i}` }))).join('\n');
     const chunks = lines.match(/[\s\S]{1,4096}/g)!;
     let records = 0;
     let batches = 0;
-    for await (const b of parseInWorker(Readable.from(chunks), 1000, rates, true, { ...runner, inFlightBytes: 64 << 10, pieceBytes: 16 << 10 })) {
+    for await (const b of parseInWorker(Readable.from(chunks), 1000, rates, () => true, { ...runner, inFlightBytes: 64 << 10, pieceBytes: 16 << 10 })) {
       records += b.records.length;
       if (batches++ === 0) await new Promise((r) => setTimeout(r, 200)); // the worker waits meanwhile
     }
@@ -79,7 +94,7 @@ describe('parsing in a worker thread', () => {
     const lines = Buffer.from([JSON.stringify(rec({ sku: 'A' })), long, JSON.stringify(rec({ sku: 'B' }))].join('\n'));
     // As a file is read: 64 KiB chunks.
     const chunks = Array.from({ length: Math.ceil(lines.length / 65536) }, (_, i) => lines.subarray(i * 65536, (i + 1) * 65536));
-    const there = await all(parseInWorker(Readable.from(chunks), 10, rates, true, runner));
+    const there = await all(parseInWorker(Readable.from(chunks), 10, rates, () => true, runner));
     expect(there.flatMap((b) => b.records).map((r) => r.sku)).toEqual(['A']);
     expect(there.flatMap((b) => b.rejections)).toEqual([{ line: 2, field: '(line)', reason: expect.stringMatching(/longer than/) }]);
   }, 20_000);
@@ -88,7 +103,7 @@ describe('parsing in a worker thread', () => {
     const long = JSON.stringify(rec({ sku: 'L', description: 'x'.repeat(MAX_LINE_BYTES + 10) }));
     const text = [JSON.stringify(rec({ sku: 'A' })), '', JSON.stringify(rec({ sku: 'B' })), long, JSON.stringify(rec({ sku: 'C' }))].join('\n');
     const here = await all(parseLines(Readable.from([text]), { batchSize: 10, rates, now: () => new Date(), prepare: false }));
-    const there = await all(parseInWorker(Readable.from([Buffer.from(text)]), 10, rates, false, { ...runner, pieceBytes: 2 * MAX_LINE_BYTES }));
+    const there = await all(parseInWorker(Readable.from([Buffer.from(text)]), 10, rates, () => false, { ...runner, pieceBytes: 2 * MAX_LINE_BYTES }));
     expect(there.flatMap((b) => b.records).map((r) => r.sku)).toEqual(['A', 'B']);
     expect(there.flatMap((b) => b.rejections)).toEqual([{ line: 4, field: '(line)', reason: expect.stringMatching(/longer than/) }]);
     expect(stable(there).rejections).toEqual(stable(here).rejections);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
-import { inList, IN_LIST_MAX } from '../../src/store/sqlite/listing-reads.js';
-import { toListing, type ListingRow } from '../../src/store/sqlite/rows.js';
+import { inList, IN_LIST_MAX, listingColumns } from '../../src/store/sqlite/listing-reads.js';
+import { StoredRowListing, toListing, type ListingRow } from '../../src/store/sqlite/rows.js';
 import { rec } from '../helpers/records.js';
 import { ingest } from './contract.js';
 
@@ -28,6 +28,18 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 describe('listings read as raw rows', () => {
+  it("the ingest writer's listing has every field toListing gives, and the stored JSON texts", () => {
+    const star = store.db.prepare('SELECT * FROM listings ORDER BY id').all() as ListingRow[];
+    const raw = store.db.prepare(`SELECT ${listingColumns()} FROM listings ORDER BY id`).raw().all() as unknown[][];
+    const fields = Object.keys(toListing(star[0])) as Array<keyof ReturnType<typeof toListing>>;
+    for (const [i, a] of raw.entries()) {
+      const l = new StoredRowListing(a);
+      expect(Object.fromEntries(fields.map((f) => [f, l[f]]))).toEqual(toListing(star[i]));
+      const { category_path: categoryPath, specs, metadata, variants } = star[i];
+      expect(l.storedJson).toEqual({ categoryPath, specs, metadata, variants });
+    }
+  });
+
   it('every field is what a SELECT * object row gives', async () => {
     const star = store.db.prepare('SELECT * FROM listings ORDER BY id').all() as ListingRow[];
     expect(star).toHaveLength(N);

@@ -10,7 +10,8 @@ import { buildReadIndexes, finishBulkLoad, startBulkLoad } from './bulk-load.js'
 import { MatchCandidates } from './ingest-candidates.js';
 import { pendingInWorker, pendingWorkerAvailable } from './pending-parallel.js';
 import { PENDING_SQL, readPending, type PendingProfile } from './pending-profiles.js';
-import { toListing, type ListingRow } from './rows.js';
+import { LISTING_COLUMN_COUNT, listingColumns } from './listing-reads.js';
+import { StoredRowListing } from './rows.js';
 
 /** Where a worker module is, when not beside this one (tests run the TypeScript sources). */
 export interface WorkerRunner { url: URL; argv?: string[] }
@@ -27,6 +28,8 @@ export interface BulkFinish {
 }
 
 const HISTORY_WINDOW_MS = 90 * 86400_000;
+/** Where `find` and `byId` put whether the listing is pending (after the listing's columns). */
+const PENDING = LISTING_COLUMN_COUNT;
 
 /** The listing columns an ingest writes, in the order `stateValues` gives them. */
 const COLUMNS = ['source', 'sku', 'merchant_id', 'title', 'description', 'brand', 'category', 'category_path', 'category_key', 'gtin', 'mpn',
@@ -89,8 +92,9 @@ export class SqliteIngestWriter {
   constructor(private readonly db: Database) {
     const sets = COLUMNS.map((c) => `${c} = ?`).join(', ');
     this.s = {
-      find: db.prepare('SELECT * FROM listings WHERE source = ? AND sku = ?'),
-      byId: db.prepare('SELECT * FROM listings WHERE id = ?'),
+      // Rows as arrays (StoredRowListing's), and whether the listing is pending (not yet matched).
+      find: db.prepare(`SELECT ${listingColumns()}, match_profile IS NULL FROM listings WHERE source = ? AND sku = ?`).raw(),
+      byId: db.prepare(`SELECT ${listingColumns()}, match_profile IS NULL FROM listings WHERE id = ?`).raw(),
       pending: db.prepare(PENDING_SQL),
       // Only while pending: another writer may have matched it since the batch was read.
       setGroup: db.prepare('UPDATE listings SET group_id = ?, match_profile = ? WHERE id = ? AND match_profile IS NULL'),
@@ -230,14 +234,14 @@ export class SqliteIngestWriter {
     let inserted = 0;
     for (const r of records) {
       const sourceSku = this.bulk ? `${r.source}\u0000${r.sku}` : '';
-      let row: (ListingRow & { match_profile: string | null }) | undefined;
-      if (!this.bulk) row = this.s.find.get(r.source, r.sku) as typeof row;
-      else if (this.loaded.has(sourceSku)) row = this.s.byId.get(this.loaded.get(sourceSku)) as typeof row;
-      const prev = row ? toListing(row) : null;
+      let row: unknown[] | undefined;
+      if (!this.bulk) row = this.s.find.get(r.source, r.sku) as unknown[] | undefined;
+      else if (this.loaded.has(sourceSku)) row = this.s.byId.get(this.loaded.get(sourceSku)) as unknown[] | undefined;
+      const prev = row ? new StoredRowListing(row) : null;
       const recent = prev && prev.price !== r.price ? this.recentPrices(prev.id, r.observedAt) : [];
       const plan = planIngest(prev, r, recent);
       // A pending listing is matched later, on its latest state; a matched one is matched again now.
-      const regroup = plan.regroup && !(row && row.match_profile == null);
+      const regroup = plan.regroup && !(row && row[PENDING] === 1);
       // Regrouping a matched listing deletes its keys: a bulk load ends first (its keys are staged).
       if (prev && regroup && this.bulk) this.endBulkEarly();
       let id = prev?.id ?? 0;

@@ -17,6 +17,9 @@ type Unread = Exclude<keyof ListingRow, (typeof COLUMNS)[number]>;
 const everyFieldRead: [Unread] extends [never] ? true : never = true;
 void everyFieldRead;
 
+/** How many columns `listingColumns()` selects (what a query selects after them starts here). */
+export const LISTING_COLUMN_COUNT = COLUMNS.length;
+
 /** `l.id, l.uuid, ...` (or bare names without an alias), in the order `rowOf` reads them. */
 export function listingColumns(alias?: string): string {
   return COLUMNS.map((c) => (alias ? `${alias}.${c}` : c)).join(', ');

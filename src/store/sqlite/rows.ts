@@ -1,5 +1,6 @@
 import type { Currency } from '../../domain/currencies.js';
-import type { Listing } from '../../domain/listing.js';
+import type { StoredListing } from '../../domain/ingest-rules.js';
+import type { Listing, PriceTrend, Variant } from '../../domain/listing.js';
 import type { SearchDoc } from '../types.js';
 
 /** A listings row as SQLite returns it. */
@@ -32,6 +33,48 @@ export function toListing(r: ListingRow): Listing {
     lastCheckedAt: r.last_checked_at, dataUpdatedAt: r.data_updated_at, createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
+}
+
+/**
+ * A listing as the ingest writer reads it, from a raw row over `listingColumns()`: its JSON fields
+ * are parsed the first time they are read, and their stored texts are at hand for planIngest, so a
+ * record that changes nothing (most lines of a re-imported feed) is decided without parsing them.
+ */
+export class StoredRowListing implements StoredListing {
+  id: number; uuid: string; source: string; sku: string; merchantId: string | null; title: string; description: string | null;
+  brand: string | null; category: string | null; gtin: string | null; mpn: string | null; price: string; currency: Currency;
+  priceSgd: string | null; priceUsd: string | null; originalPrice: string | null; url: string; affiliateUrl: string | null;
+  imageUrl: string | null; rating: string | null; reviewCount: number | null; region: string; countryCode: string;
+  inStock: boolean | null; stockLevel: string | null; shippingDays: number | null; groupId: number; priceTrend: PriceTrend | null;
+  referencePrice: string | null; lastCheckedAt: string; dataUpdatedAt: string; createdAt: string; updatedAt: string;
+  #categoryPath: string[] | null = null;
+  #specs: Record<string, unknown> | null = null;
+  #metadata: Record<string, unknown> | null = null;
+  #variants: Variant[] | null = null;
+  readonly #texts: NonNullable<StoredListing['storedJson']>;
+
+  constructor(a: unknown[]) {
+    this.id = a[0] as number; this.uuid = a[1] as string; this.source = a[2] as string; this.sku = a[3] as string;
+    this.merchantId = a[4] as string | null; this.title = a[5] as string; this.description = a[6] as string | null;
+    this.brand = a[7] as string | null; this.category = a[8] as string | null; this.gtin = a[10] as string | null;
+    this.mpn = a[11] as string | null; this.price = a[12] as string; this.currency = a[13] as Currency;
+    this.priceSgd = a[14] as string | null; this.priceUsd = a[15] as string | null; this.originalPrice = a[16] as string | null;
+    this.url = a[17] as string; this.affiliateUrl = a[18] as string | null; this.imageUrl = a[19] as string | null;
+    this.rating = a[20] as string | null; this.reviewCount = a[21] as number | null; this.region = a[22] as string;
+    this.countryCode = a[23] as string; this.inStock = a[24] == null ? null : a[24] === 1; this.stockLevel = a[25] as string | null;
+    this.shippingDays = a[26] as number | null; this.groupId = a[30] as number; this.priceTrend = a[31] as PriceTrend | null;
+    this.referencePrice = a[32] as string | null; this.lastCheckedAt = a[33] as string; this.dataUpdatedAt = a[34] as string;
+    this.createdAt = a[35] as string; this.updatedAt = a[36] as string;
+    this.#texts = { categoryPath: a[9] as string | null, specs: a[27] as string | null, metadata: a[28] as string | null, variants: a[29] as string | null };
+  }
+
+  // On the prototype, so a spread of the listing (listingState) leaves them out rather than parsing them.
+  get storedJson() { return this.#texts; }
+  // A stored JSON text is never "null" (jsonColumn writes NULL), so a parsed value is never null: ??= parses once.
+  get categoryPath() { return (this.#categoryPath ??= json<string[]>(this.#texts.categoryPath)); }
+  get specs() { return (this.#specs ??= json(this.#texts.specs)); }
+  get metadata() { return (this.#metadata ??= json(this.#texts.metadata)); }
+  get variants() { return (this.#variants ??= json<Variant[]>(this.#texts.variants) ?? []); }
 }
 
 /** The columns a search index loads (`searchDocs`), the same in both stores. */
