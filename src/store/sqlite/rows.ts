@@ -68,7 +68,7 @@ export class StoredRowListing implements StoredListing {
     this.#texts = { categoryPath: a[9] as string | null, specs: a[27] as string | null, metadata: a[28] as string | null, variants: a[29] as string | null };
   }
 
-  // On the prototype, so a spread of the listing (listingState) leaves them out rather than parsing them.
+  // Accessors on the prototype: a spread of the listing leaves them out, so read them by name.
   get storedJson() { return this.#texts; }
   // A stored JSON text is never "null" (jsonColumn writes NULL), so a parsed value is never null: ??= parses once.
   get categoryPath() { return (this.#categoryPath ??= json<string[]>(this.#texts.categoryPath)); }
