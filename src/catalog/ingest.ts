@@ -48,7 +48,8 @@ export class IngestService {
     const batchSize = opts.batchSize ?? 1000;
     const maxRejections = opts.maxRejections ?? 1000;
     const summary: IngestSummary = { lines: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [], events: 0 };
-    let profiles = opts.profiles ?? true;
+    const mayProfile = opts.profiles ?? true;
+    let profiles = mayProfile;
     const batches = opts.parallel && !opts.now && parallelAvailable()
       ? parseInWorker(input, batchSize, this.rates(), () => profiles)
       : parseLines(input, { batchSize, rates: this.rates(), now: opts.now ?? (() => new Date()), prepare: false });
@@ -63,7 +64,7 @@ export class IngestService {
         summary[o.outcome]++;
         if (o.outcome !== 'unchanged') written++;
       }
-      if (opts.profiles ?? true) profiles = 2 * written >= res.outcomes.length;
+      if (mayProfile) profiles = 2 * written >= res.outcomes.length;
       summary.events += res.events;
       opts.onProgress?.(summary, b.bytes);
     }

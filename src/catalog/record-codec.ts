@@ -2,6 +2,7 @@ import type { Currency } from '../domain/currencies.js';
 import type { NormalizedRecord, PreparedRecord, StoredColumns } from '../domain/ingest-record.js';
 import type { Variant } from '../domain/listing.js';
 import type { MatchProfile } from '../domain/matching/index.js';
+import { fromJsonColumn } from '../store/derived.js';
 
 /**
  * Normalized records as one flat array of their fields, the form a parse worker posts them in.
@@ -11,7 +12,6 @@ import type { MatchProfile } from '../domain/matching/index.js';
  * values, JSON being their stored form anyway.
  */
 const FIELDS = 38;
-const parse = (json: string | null) => (json === null ? null : JSON.parse(json));
 
 /**
  * Every record must carry its `stored` columns (parseLine adds them). The array is built by
@@ -70,10 +70,10 @@ class UnpackedRecord implements NormalizedRecord {
   }
 
   // A stored JSON text is never "null" (jsonColumn writes NULL), so a parsed value is never null: ??= parses once.
-  get categoryPath() { return (this.#categoryPath ??= parse(this.stored.categoryPath)); }
-  get specs() { return (this.#specs ??= parse(this.stored.specs)); }
-  get metadata() { return (this.#metadata ??= parse(this.stored.metadata)); }
-  get variants() { return (this.#variants ??= parse(this.stored.variants) ?? []); }
+  get categoryPath() { return (this.#categoryPath ??= fromJsonColumn(this.stored.categoryPath)); }
+  get specs() { return (this.#specs ??= fromJsonColumn(this.stored.specs)); }
+  get metadata() { return (this.#metadata ??= fromJsonColumn(this.stored.metadata)); }
+  get variants() { return (this.#variants ??= fromJsonColumn(this.stored.variants) ?? []); }
 }
 
 export function unpackRecords(f: unknown[]): NormalizedRecord[] {

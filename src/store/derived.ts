@@ -87,6 +87,8 @@ export function historyDiscountPct(s: Pick<ListingState, 'price' | 'referencePri
 
 /** A JSON column's text (NULL for none). */
 export const jsonColumn = (v: unknown): string | null => (v == null ? null : JSON.stringify(v));
+/** A JSON column's value: jsonColumn's text parsed back (NULL is null). */
+export const fromJsonColumn = <T>(text: string | null): T | null => (text == null ? null : (JSON.parse(text) as T));
 
 /** A record's StoredColumns: its UUID, JSON columns and field columns, as a state built from it has them. */
 export function storedColumns(r: Pick<NormalizedRecord, 'source' | 'sku' | 'categoryPath' | 'category' | 'specs' | 'metadata' | 'variants' | 'url' | 'price' | 'originalPrice'>): StoredColumns {

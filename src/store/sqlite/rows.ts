@@ -1,6 +1,7 @@
 import type { Currency } from '../../domain/currencies.js';
 import type { StoredListing } from '../../domain/ingest-rules.js';
 import type { Listing, PriceTrend, Variant } from '../../domain/listing.js';
+import { fromJsonColumn } from '../derived.js';
 import type { SearchDoc } from '../types.js';
 
 /** A listings row as SQLite returns it. */
@@ -16,19 +17,18 @@ export interface ListingRow {
   data_updated_at: string; created_at: string; updated_at: string;
 }
 
-const json = <T>(text: string | null): T | null => (text == null ? null : (JSON.parse(text) as T));
 
 export function toListing(r: ListingRow): Listing {
   return {
     id: r.id, uuid: r.uuid, source: r.source, sku: r.sku, merchantId: r.merchant_id, title: r.title,
     description: r.description, brand: r.brand, category: r.category,
-    categoryPath: json<string[]>(r.category_path), gtin: r.gtin, mpn: r.mpn, price: r.price,
+    categoryPath: fromJsonColumn<string[]>(r.category_path), gtin: r.gtin, mpn: r.mpn, price: r.price,
     currency: r.currency as Currency, priceSgd: r.price_sgd, priceUsd: r.price_usd,
     originalPrice: r.original_price, url: r.url, affiliateUrl: r.affiliate_url, imageUrl: r.image_url,
     rating: r.rating, reviewCount: r.review_count, region: r.region, countryCode: r.country_code,
     inStock: r.in_stock == null ? null : r.in_stock === 1, stockLevel: r.stock_level,
-    shippingDays: r.shipping_days, specs: json(r.specs), metadata: json(r.metadata),
-    variants: json(r.variants) ?? [], groupId: r.group_id,
+    shippingDays: r.shipping_days, specs: fromJsonColumn(r.specs), metadata: fromJsonColumn(r.metadata),
+    variants: fromJsonColumn(r.variants) ?? [], groupId: r.group_id,
     priceTrend: r.price_trend as Listing['priceTrend'], referencePrice: r.reference_price,
     lastCheckedAt: r.last_checked_at, dataUpdatedAt: r.data_updated_at, createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -71,10 +71,10 @@ export class StoredRowListing implements StoredListing {
   // Accessors on the prototype: a spread of the listing leaves them out, so read them by name.
   get storedJson() { return this.#texts; }
   // A stored JSON text is never "null" (jsonColumn writes NULL), so a parsed value is never null: ??= parses once.
-  get categoryPath() { return (this.#categoryPath ??= json<string[]>(this.#texts.categoryPath)); }
-  get specs() { return (this.#specs ??= json(this.#texts.specs)); }
-  get metadata() { return (this.#metadata ??= json(this.#texts.metadata)); }
-  get variants() { return (this.#variants ??= json<Variant[]>(this.#texts.variants) ?? []); }
+  get categoryPath() { return (this.#categoryPath ??= fromJsonColumn<string[]>(this.#texts.categoryPath)); }
+  get specs() { return (this.#specs ??= fromJsonColumn(this.#texts.specs)); }
+  get metadata() { return (this.#metadata ??= fromJsonColumn(this.#texts.metadata)); }
+  get variants() { return (this.#variants ??= fromJsonColumn<Variant[]>(this.#texts.variants) ?? []); }
 }
 
 /** The columns a search index loads (`searchDocs`), the same in both stores. */
