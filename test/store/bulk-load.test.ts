@@ -111,6 +111,26 @@ describe('bulk load', () => {
     expect(server.db.prepare('SELECT count(*) FROM listings WHERE match_profile IS NULL').pluck().get()).toBe(0);
   }, 30_000);
 
+  it('while it matches, a writer finds a listing by (source, sku) through the SKU index; the unique index follows', async () => {
+    const records = catalog().slice(0, 300);
+    const loader = open('writer-index.db');
+    const server = open('writer-index.db');
+    expect(loader.catalog.startBulkLoad()).toBe(true);
+    await ingest(loader, records);
+    const indexes = () => server.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'listings'").pluck().all();
+    const plan = () => (server.db.prepare('EXPLAIN QUERY PLAN SELECT id FROM listings WHERE source = ? AND sku = ?').all('lazada_sg', 'X') as Array<{ detail: string }>)
+      .map((r) => r.detail).join('; ');
+    const seen: Array<{ indexes: unknown[]; plan: string }> = [];
+    await loader.catalog.finishBulkLoad({ onGrouped: () => { if (!seen.length) seen.push({ indexes: indexes(), plan: plan() }); } });
+    // Served (read indexes built) and matching: the lookup reads the few rows of one SKU, no scan.
+    expect(seen[0].indexes).toContain('listings_sku');
+    expect(seen[0].indexes).not.toContain('listings_source_sku');
+    expect(seen[0].plan).toContain('USING INDEX listings_sku');
+    expect(indexes()).toContain('listings_source_sku');
+    const insert = 'INSERT INTO listings SELECT 9999, uuid || \'x\', source, sku' + ', merchant_id, title, description, brand, category, category_path, category_key, gtin, mpn, price, currency, price_sgd, price_usd, price_sgd_minor, original_price, discount_pct, history_discount_pct, url, domain, affiliate_url, image_url, rating, review_count, region, country_code, in_stock, stock_level, shipping_days, specs, metadata, variants, group_id, match_profile, price_trend, reference_price, last_checked_at, data_updated_at, created_at, updated_at FROM listings WHERE id = 1';
+    expect(() => server.db.exec(insert)).toThrow(/UNIQUE constraint failed: listings.source, listings.sku/);
+  });
+
   it('starts only on an empty store, one at a time', async () => {
     const a = open('one.db');
     await ingest(a, [rec()]);

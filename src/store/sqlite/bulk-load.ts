@@ -7,7 +7,6 @@ import type { Database } from 'better-sqlite3';
  */
 const READ_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   ['listings_uuid', 'listings (uuid)'],
-  ['listings_source_sku', 'listings (source, sku)'],
   ['listings_updated', 'listings (updated_at DESC, id DESC)'],
   ['listings_price', 'listings (price_sgd_minor, id)'],
   ['listings_sku', 'listings (sku)'],
@@ -17,9 +16,15 @@ const READ_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   // read of a group (compare, merchant links) scans the table, blocking it for a second or more.
   ['listings_group', 'listings (group_id)'],
 ];
-/** The index of what only writers read: built after the matching, which writes most of it. */
+/**
+ * What only writers read, built after the matching: the index of blocking keys by listing (the
+ * matching writes most of it), and (source, sku), which an ingest looks a record up by. Until
+ * then that lookup takes `listings_sku` (a few rows per SKU), and no writer inserts a listing it
+ * did not look up first, so (source, sku) stays unique without its index.
+ */
 const MATCH_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   ['block_keys_listing', 'block_keys (listing_id)'],
+  ['listings_source_sku', 'listings (source, sku)'],
 ];
 const DEFERRED_INDEXES = [...READ_INDEXES, ...MATCH_INDEXES];
 /** Deferred indexes that also enforce uniqueness (migration 5 made these of the table's constraints). */
