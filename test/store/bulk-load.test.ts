@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -129,6 +129,25 @@ describe('bulk load', () => {
     expect(indexes()).toContain('listings_source_sku');
     const insert = 'INSERT INTO listings SELECT 9999, uuid || \'x\', source, sku' + ', merchant_id, title, description, brand, category, category_path, category_key, gtin, mpn, price, currency, price_sgd, price_usd, price_sgd_minor, original_price, discount_pct, history_discount_pct, url, domain, affiliate_url, image_url, rating, review_count, region, country_code, in_stock, stock_level, shipping_days, specs, metadata, variants, group_id, match_profile, price_trend, reference_price, last_checked_at, data_updated_at, created_at, updated_at FROM listings WHERE id = 1';
     expect(() => server.db.exec(insert)).toThrow(/UNIQUE constraint failed: listings.source, listings.sku/);
+  });
+
+  it('checkpoints the WAL from a worker thread while it loads; the writer checkpoints as before after it', async () => {
+    const path = join(dir, 'checkpointed.db');
+    const loader = open('checkpointed.db');
+    loader.db.pragma('wal_autocheckpoint = 1000');
+    const checkpointWorker = { url: profileWorker.url, argv: [new URL('../../src/store/sqlite/checkpoint-worker.ts', import.meta.url).href] };
+    expect(loader.catalog.startBulkLoad({ checkpointWorker })).toBe(true);
+    // The writer's own checkpoints wait for a gigabyte of WAL: what reaches the file is the worker's.
+    expect(loader.db.pragma('wal_autocheckpoint', { simple: true })).toBe(65536);
+    const before = statSync(path).size;
+    await ingest(loader, catalog().slice(0, 300));
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(1 << 20);
+    const copied = () => statSync(path).size > before + (512 << 10);
+    for (let i = 0; i < 100 && !copied(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(copied()).toBe(true);
+    await loader.catalog.finishBulkLoad();
+    expect(loader.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect(loader.db.prepare('SELECT count(*) FROM listings').pluck().get()).toBe(300);
   });
 
   it('starts only on an empty store, one at a time', async () => {

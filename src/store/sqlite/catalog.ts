@@ -40,8 +40,8 @@ export class SqliteCatalog implements CatalogStore {
   }
 
   /** A bulk load into an empty store (SqliteIngestWriter.startBulk); false when the store holds listings. */
-  startBulkLoad(): boolean {
-    return this.writer.startBulk();
+  startBulkLoad(opts?: Parameters<SqliteIngestWriter['startBulk']>[0]): boolean {
+    return this.writer.startBulk(opts);
   }
 
   /** Ends a bulk load: its listings matched, its indexes built (see SqliteIngestWriter.finishBulk). */

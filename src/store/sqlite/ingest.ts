@@ -7,6 +7,7 @@ import type { NormalizedRecord, StoredColumns } from '../../domain/ingest-record
 import { historyDiscountPct, listingUuid, sgdMinor, storedColumns } from '../derived.js';
 import type { IngestBatchResult } from '../types.js';
 import { buildReadIndexes, finishBulkLoad, startBulkLoad } from './bulk-load.js';
+import { WalCheckpointer } from './checkpointer.js';
 import { MatchCandidates } from './ingest-candidates.js';
 import { pendingInWorker, pendingWorkerAvailable } from './pending-parallel.js';
 import { PENDING_SQL, readPending, type PendingProfile } from './pending-profiles.js';
@@ -88,6 +89,8 @@ export class SqliteIngestWriter {
    * and any other listing is new without a read.
    */
   private loaded = new Map<string, number>();
+  /** In a bulk load of a file database: the WAL checkpoints, off this thread. */
+  private checkpointer: WalCheckpointer | null = null;
 
   constructor(private readonly db: Database) {
     const sets = COLUMNS.map((c) => `${c} = ?`).join(', ');
@@ -140,11 +143,13 @@ export class SqliteIngestWriter {
 
   /**
    * Starts a bulk load if the store is empty (see bulk-load.ts): listings are stored pending and
-   * matched at `finishBulk`, from memory. Until then the deferred indexes are missing.
+   * matched at `finishBulk`, from memory. Until then the deferred indexes are missing, and a worker
+   * thread checkpoints the WAL where the store is a file (checkpointer.ts).
    */
-  startBulk(): boolean {
+  startBulk(opts: { checkpointWorker?: WorkerRunner } = {}): boolean {
     if (this.bulk || !startBulkLoad(this.db)) return false;
     this.bulk = true;
+    this.checkpointer = WalCheckpointer.start(this.db, opts.checkpointWorker);
     this.candidates.setComplete(true);
     this.lastEventSeen = this.s.lastEvent.get() as number;
     return true;
@@ -181,6 +186,8 @@ export class SqliteIngestWriter {
 
   private endBulk(): void {
     this.bulk = false;
+    this.checkpointer?.stop();
+    this.checkpointer = null;
     this.loaded = new Map();
     finishBulkLoad(this.db);
     this.candidates.setComplete(false);
