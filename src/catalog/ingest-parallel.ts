@@ -17,7 +17,7 @@ export type FromWorker =
   | {
     type: 'piece'; seq: number;
     /** Its records packed (record-codec.ts). */
-    batch: Omit<ParsedBatch, 'records'> & { records: unknown[] };
+    batch: Omit<ParsedBatch, 'records'> & { records: unknown[][] };
     lineCount: number;
     /** The piece's line over MAX_LINE_BYTES, where it stopped. */
     tooLongAt?: number;
