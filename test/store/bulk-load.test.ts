@@ -53,6 +53,16 @@ const profileWorker = { url: new URL('../helpers/ts-worker.mjs', import.meta.url
 
 const catalog = () => [...generateDemoRecords({ listings: 1500, seed: 11, historyDays: 0, now: new Date('2026-11-20T00:00:00Z') })];
 
+/** The first 300 listings of the catalog bulk-loaded, not yet finished, and a second connection (a server's) to the same file. */
+async function storedBeside(name: string) {
+  const records = catalog().slice(0, 300);
+  const loader = open(name);
+  const server = open(name);
+  expect(loader.catalog.startBulkLoad()).toBe(true);
+  await ingest(loader, records);
+  return { records, loader, server };
+}
+
 describe('bulk load', () => {
   it('leaves what a row-by-row import leaves, each listing matched on its state at the end of the file', async () => {
     const records: unknown[] = catalog();
@@ -98,11 +108,7 @@ describe('bulk load', () => {
   }, 60_000);
 
   it('serves what it stored, unmatched, before its end', async () => {
-    const records = catalog().slice(0, 300);
-    const loader = open('serving.db');
-    const server = open('serving.db');
-    expect(loader.catalog.startBulkLoad()).toBe(true);
-    await ingest(loader, records);
+    const { records, loader, server } = await storedBeside('serving.db');
     const stored = await server.catalog.getById(1);
     expect(stored).toMatchObject({ sku: records[0].sku, groupId: 1 });
     const hits = await server.catalog.search({ text: records[0].title, filter: {}, sort: 'relevance', limit: 5, offset: 0, facets: false });
@@ -112,11 +118,7 @@ describe('bulk load', () => {
   }, 30_000);
 
   it('while it matches, a writer finds a listing by (source, sku) through the SKU index; the unique index follows', async () => {
-    const records = catalog().slice(0, 300);
-    const loader = open('writer-index.db');
-    const server = open('writer-index.db');
-    expect(loader.catalog.startBulkLoad()).toBe(true);
-    await ingest(loader, records);
+    const { loader, server } = await storedBeside('writer-index.db');
     const indexes = () => server.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'listings'").pluck().all();
     const plan = () => (server.db.prepare('EXPLAIN QUERY PLAN SELECT id FROM listings WHERE source = ? AND sku = ?').all('lazada_sg', 'X') as Array<{ detail: string }>)
       .map((r) => r.detail).join('; ');
