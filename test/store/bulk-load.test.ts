@@ -129,7 +129,10 @@ describe('bulk load', () => {
     expect(seen[0].indexes).not.toContain('listings_source_sku');
     expect(seen[0].plan).toContain('USING INDEX listings_sku');
     expect(indexes()).toContain('listings_source_sku');
-    const insert = 'INSERT INTO listings SELECT 9999, uuid || \'x\', source, sku' + ', merchant_id, title, description, brand, category, category_path, category_key, gtin, mpn, price, currency, price_sgd, price_usd, price_sgd_minor, original_price, discount_pct, history_discount_pct, url, domain, affiliate_url, image_url, rating, review_count, region, country_code, in_stock, stock_level, shipping_days, specs, metadata, variants, group_id, match_profile, price_trend, reference_price, last_checked_at, data_updated_at, created_at, updated_at FROM listings WHERE id = 1';
+    // Listing 1 again under another id and UUID: its (source, sku) is taken.
+    const columns = server.db.prepare("SELECT name FROM pragma_table_info('listings')").pluck().all() as string[];
+    const copied = columns.map((c) => (c === 'id' ? '9999' : c === 'uuid' ? "uuid || 'x'" : c));
+    const insert = `INSERT INTO listings (${columns.join(', ')}) SELECT ${copied.join(', ')} FROM listings WHERE id = 1`;
     expect(() => server.db.exec(insert)).toThrow(/UNIQUE constraint failed: listings.source, listings.sku/);
   });
 
