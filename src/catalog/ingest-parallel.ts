@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
+import { compiledWorkerAvailable, type WorkerModule } from '../store/worker-module.js';
 import { emptyBatch, MAX_LINE_BYTES, tooLong, type ParsedBatch } from './ingest-lines.js';
 import { unpackRecords } from './record-codec.js';
 
@@ -32,7 +31,7 @@ const WORKER = new URL('./ingest-worker.js', import.meta.url);
 
 /** Whether the compiled worker is there (it is not when the sources run directly, as in tests). */
 export function parallelAvailable(): boolean {
-  return WORKER.protocol === 'file:' && existsSync(fileURLToPath(WORKER));
+  return compiledWorkerAvailable(WORKER);
 }
 
 /**
@@ -43,9 +42,7 @@ export function parallelAvailable(): boolean {
  */
 const defaultWorkers = () => Math.min(4, Math.max(1, availableParallelism() - 1));
 
-export interface WorkerRunner {
-  url: URL;
-  argv?: string[];
+export interface WorkerRunner extends WorkerModule {
   workers?: number;
   pieceBytes?: number;
   inFlightBytes?: number;

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
+import { compiledWorkerAvailable, type WorkerModule } from '../worker-module.js';
 
 export interface CheckpointWorkerSetup {
   path: string;
@@ -16,11 +15,6 @@ const EVERY_MS = 250;
  * while a reader holds a snapshot older than what it would copy.
  */
 const SAFETY_NET_BYTES = 1 << 30;
-
-/** Whether the compiled worker is there (not when the sources run directly, as in tests). */
-export function checkpointWorkerAvailable(): boolean {
-  return WORKER.protocol === 'file:' && existsSync(fileURLToPath(WORKER));
-}
 
 /**
  * A bulk load's WAL checkpoints, run from their own connection in a worker thread while the loader
@@ -40,8 +34,8 @@ export class WalCheckpointer {
   }
 
   /** Starts one for a file database (null for one in memory, or without the compiled worker and no runner). */
-  static start(db: Database, runner?: { url: URL; argv?: string[] }): WalCheckpointer | null {
-    if (db.memory || !(runner || checkpointWorkerAvailable())) return null;
+  static start(db: Database, runner?: WorkerModule): WalCheckpointer | null {
+    if (db.memory || !(runner || compiledWorkerAvailable(WORKER))) return null;
     const restore = db.pragma('wal_autocheckpoint', { simple: true }) as number;
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     db.pragma(`wal_autocheckpoint = ${Math.round(SAFETY_NET_BYTES / pageSize)}`);

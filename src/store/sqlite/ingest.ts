@@ -8,6 +8,7 @@ import { historyDiscountPct, listingUuid, sgdMinor, storedColumns } from '../der
 import type { IngestBatchResult } from '../types.js';
 import { buildReadIndexes, finishBulkLoad, startBulkLoad } from './bulk-load.js';
 import { WalCheckpointer } from './checkpointer.js';
+import type { WorkerModule } from '../worker-module.js';
 import { MatchCandidates } from './ingest-candidates.js';
 import { pendingInWorker, pendingWorkerAvailable } from './pending-parallel.js';
 import { PENDING_SQL, readPending, type PendingProfile } from './pending-profiles.js';
@@ -15,7 +16,7 @@ import { LISTING_COLUMN_COUNT, listingColumns } from './listing-reads.js';
 import { StoredRowListing } from './rows.js';
 
 /** Where a worker module is, when not beside this one (tests run the TypeScript sources). */
-export interface WorkerRunner { url: URL; argv?: string[] }
+export type WorkerRunner = WorkerModule;
 
 /** What `finishBulk` did, for the import summary. */
 export interface BulkFinish {

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compiledWorkerAvailable, type WorkerModule } from '../worker-module.js';
 import type { PendingProfile } from './pending-profiles.js';
 
 export interface PendingWorkerSetup {
@@ -16,7 +15,7 @@ const WORKER = new URL('./pending-worker.js', import.meta.url);
 
 /** Whether the compiled worker is there (not when the sources run directly, as in tests). */
 export function pendingWorkerAvailable(): boolean {
-  return WORKER.protocol === 'file:' && existsSync(fileURLToPath(WORKER));
+  return compiledWorkerAvailable(WORKER);
 }
 
 /**
@@ -25,7 +24,7 @@ export function pendingWorkerAvailable(): boolean {
  * asking for the next; the worker stays at most AHEAD batches ahead.
  */
 export async function* pendingInWorker(
-  path: string, after: number, runner: { url: URL; argv?: string[] } = { url: WORKER },
+  path: string, after: number, runner: WorkerModule = { url: WORKER },
 ): AsyncGenerator<PendingProfile[]> {
   const worker = new Worker(runner.url, { workerData: { path, after } satisfies PendingWorkerSetup, argv: runner.argv });
   const queue: FromPendingWorker[] = [];
