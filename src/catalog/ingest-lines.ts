@@ -45,19 +45,24 @@ export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: 
     out.rejections.push({ line: lineNo, field: '(line)', reason: 'not valid JSON' });
     return;
   }
-  const n = normalizeRecord(raw, lineNo, opts.rates, opts.now());
-  if (!n.ok) {
-    out.rejections.push(n.rejection);
-    return;
+  try {
+    const n = normalizeRecord(raw, lineNo, opts.rates, opts.now());
+    if (!n.ok) {
+      out.rejections.push(n.rejection);
+      return;
+    }
+    const stored = storedColumns(n.record);
+    stored.createdEventTail = createdEventTail(n.record, stored.uuid);
+    n.record.stored = stored;
+    if (opts.prepare) {
+      n.record.matchProfile = profileOfListing(n.record);
+      n.record.prepared = prepare(n.record, n.record.matchProfile);
+    }
+    out.records.push(n.record);
+  } catch {
+    // A record no rule foresaw must not stop the lines after it (nor say more than this to a client).
+    out.rejections.push({ line: lineNo, field: '(record)', reason: 'could not be processed' });
   }
-  const stored = storedColumns(n.record);
-  stored.createdEventTail = createdEventTail(n.record, stored.uuid);
-  n.record.stored = stored;
-  if (opts.prepare) {
-    n.record.matchProfile = profileOfListing(n.record);
-    n.record.prepared = prepare(n.record, n.record.matchProfile);
-  }
-  out.records.push(n.record);
 }
 
 /** A line over the limit ends the input (a UTF-8 character is at most 3 bytes a UTF-16 unit: only a long line is measured). */

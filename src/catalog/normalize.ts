@@ -10,7 +10,20 @@ export type Normalized = { ok: true; record: NormalizedRecord } | { ok: false; r
 
 const MAX_TEXT = 2000;
 const FIVE: Scaled = [5n, 0];
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null);
+/** A string member trimmed (null when empty), a number as its text, anything else null. */
+function str(v: unknown): string | null {
+  if (typeof v === 'string') {
+    const n = v.length;
+    if (n === 0) return null;
+    const a = v.charCodeAt(0);
+    const b = v.charCodeAt(n - 1);
+    // Printable ASCII at both ends (the common case): trim would give the same string back.
+    if (a > 32 && a < 127 && b > 32 && b < 127) return v;
+    const t = v.trim();
+    return t ? t : null;
+  }
+  return typeof v === 'number' ? String(v) : null;
+}
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function fail(line: number, field: string, reason: string): Normalized {
@@ -28,9 +41,72 @@ function isHttpUrl(s: string): boolean {
   }
 }
 
+// The form toISOString writes. A time written in it with a real calendar day parses to itself, so
+// it needs neither the date parser nor the formatter; any other text takes the parser (which also
+// takes days up to 31 in any month, rolling them over).
+const ISO_UTC = /^(\d{4})-(\d\d)-(\d\d)T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** An observed_at text as ISO UTC (toISOString's form); null when it is not a time. */
+export function isoTime(text: string): string | null {
+  const m = ISO_UTC.exec(text);
+  if (m) {
+    const year = Number(m[1]);
+    const month = Number(m[2]);
+    const day = Number(m[3]);
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    if (month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap ? 29 : MONTH_DAYS[month - 1])) return text;
+  }
+  const t = Date.parse(text);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+const text = (v: unknown) => str(v)?.slice(0, MAX_TEXT) ?? null;
+
+function categoryPathOf(v: unknown): string[] | null | undefined {
+  if (v == null) return null;
+  if (typeof v === 'string') return v.split(/\s*[>|/]\s*/).filter(Boolean);
+  if (!Array.isArray(v)) return undefined;
+  const names: string[] = [];
+  for (let i = 0; i < v.length; i++) {
+    const c: unknown = v[i];
+    if (typeof c !== 'string' && typeof c !== 'number') return undefined;
+    const name = String(c).trim();
+    if (name) names.push(name);
+  }
+  return names;
+}
+
+/** A count given as a number or a numeric string (anything else is NaN, which no check accepts). */
+const countOf = (v: unknown): number => (typeof v === 'number' || typeof v === 'string' ? Number(v) : NaN);
+
+/** The record's variants normalized, or the rejection of the first bad one. */
+function variantsOf(list: unknown, sku: string, currency: Currency, line: number): Variant[] | Normalized {
+  const variants: Variant[] = [];
+  if (list == null) return variants;
+  if (!Array.isArray(list)) return fail(line, 'variants', 'must be an array');
+  for (let i = 0; i < list.length; i++) {
+    const v: unknown = list[i];
+    if (!isObject(v)) return fail(line, `variants[${i}]`, 'must be an object');
+    const vp = parseScaled(v.price);
+    const vc = (str(v.currency) ?? currency).toUpperCase();
+    if (!vp || vp[0] < 0n) return fail(line, `variants[${i}].price`, 'must be a non-negative decimal');
+    if (!isCurrency(vc)) return fail(line, `variants[${i}].currency`, `unsupported currency ${vc}`);
+    const status = (str(v.stock_status) ?? 'in_stock') as StockStatus;
+    if (!STOCK_STATUSES.includes(status)) return fail(line, `variants[${i}].stock_status`, `one of ${STOCK_STATUSES.join(', ')}`);
+    const specs = v.specs;
+    variants.push({
+      variantId: str(v.variant_id) ?? `${sku}-${i + 1}`, variantName: str(v.variant_name) ?? `Variant ${i + 1}`,
+      price: formatScaled(vp, vc), currency: vc, stockStatus: status, specs: isObject(specs) ? specs : {},
+    });
+  }
+  return variants;
+}
+
 /**
  * Validates one ingest record (the public format of DEVELOPERS.md) and normalizes it: exact money
  * in the currency's decimals, SGD/USD normalizations, region and country, timestamps in ISO UTC.
+ * Each member of the record is read once: records of many shapes make every read a slow lookup.
  */
 export function normalizeRecord(raw: unknown, line: number, rates: RateTable, now: Date): Normalized {
   if (!isObject(raw)) return fail(line, '(record)', 'each line must be a JSON object');
@@ -52,62 +128,57 @@ export function normalizeRecord(raw: unknown, line: number, rates: RateTable, no
   const url = str(raw.url) ?? str(raw.buy_url);
   if (!url) return fail(line, 'url', 'required (url or buy_url)');
   if (!isHttpUrl(url)) return fail(line, 'url', 'must be an http(s) URL');
+  const originalPrice = raw.original_price;
   let original: Scaled | null = null;
-  if (raw.original_price != null && raw.original_price !== '') {
-    original = parseScaled(raw.original_price);
+  if (originalPrice != null && originalPrice !== '') {
+    original = parseScaled(originalPrice);
     if (!original || original[0] < 0n) return fail(line, 'original_price', 'must be a non-negative decimal');
   }
+  const ratingValue = raw.rating;
   let rating: string | null = null;
-  if (raw.rating != null && raw.rating !== '') {
-    const r = parseScaled(raw.rating);
+  if (ratingValue != null && ratingValue !== '') {
+    const r = parseScaled(ratingValue);
     if (!r || r[0] < 0n || compareScaled(r, FIVE) > 0) return fail(line, 'rating', 'must be a number from 0 to 5');
     rating = roundedText(r, 2);
   }
-  const reviewCount = raw.review_count == null ? null : Number(raw.review_count);
+  const reviews = raw.review_count;
+  const reviewCount = reviews == null ? null : countOf(reviews);
   if (reviewCount !== null && (!Number.isInteger(reviewCount) || reviewCount < 0)) return fail(line, 'review_count', 'must be a non-negative integer');
-  const shippingDays = raw.shipping_days == null ? null : Number(raw.shipping_days);
+  const shipping = raw.shipping_days;
+  const shippingDays = shipping == null ? null : countOf(shipping);
   if (shippingDays !== null && (!Number.isInteger(shippingDays) || shippingDays < 0 || shippingDays > 365)) return fail(line, 'shipping_days', 'must be an integer from 0 to 365');
-  let observedAt = now.toISOString();
-  if (raw.observed_at != null) {
-    const t = typeof raw.observed_at === 'string' ? Date.parse(raw.observed_at) : NaN;
-    if (Number.isNaN(t)) return fail(line, 'observed_at', 'must be an ISO 8601 time');
-    observedAt = new Date(t).toISOString();
+  const observed = raw.observed_at;
+  let observedAt: string;
+  if (observed == null) observedAt = now.toISOString();
+  else {
+    const at = typeof observed === 'string' ? isoTime(observed) : null;
+    if (at === null) return fail(line, 'observed_at', 'must be an ISO 8601 time');
+    observedAt = at;
   }
-  const inStock = raw.in_stock == null ? null : raw.in_stock === true || raw.in_stock === 'true' ? true : raw.in_stock === false || raw.in_stock === 'false' ? false : undefined;
+  const stock = raw.in_stock;
+  const inStock = stock == null ? null : stock === true || stock === 'true' ? true : stock === false || stock === 'false' ? false : undefined;
   if (inStock === undefined) return fail(line, 'in_stock', 'must be a boolean');
-  const categoryPath = raw.category_path == null ? null
-    : Array.isArray(raw.category_path) ? raw.category_path.map((c) => String(c).trim()).filter(Boolean)
-      : typeof raw.category_path === 'string' ? raw.category_path.split(/\s*[>|/]\s*/).filter(Boolean) : undefined;
+  const categoryPath = categoryPathOf(raw.category_path);
   if (categoryPath === undefined) return fail(line, 'category_path', 'must be an array of names or a "A > B > C" string');
-  for (const f of ['specs', 'metadata'] as const) if (raw[f] != null && !isObject(raw[f])) return fail(line, f, 'must be an object');
-  const variants: Variant[] = [];
-  if (raw.variants != null) {
-    if (!Array.isArray(raw.variants)) return fail(line, 'variants', 'must be an array');
-    for (const [i, v] of raw.variants.entries()) {
-      if (!isObject(v)) return fail(line, `variants[${i}]`, 'must be an object');
-      const vp = parseScaled(v.price);
-      const vc = (str(v.currency) ?? currency).toUpperCase();
-      if (!vp || vp[0] < 0n) return fail(line, `variants[${i}].price`, 'must be a non-negative decimal');
-      if (!isCurrency(vc)) return fail(line, `variants[${i}].currency`, `unsupported currency ${vc}`);
-      const status = (str(v.stock_status) ?? 'in_stock') as StockStatus;
-      if (!STOCK_STATUSES.includes(status)) return fail(line, `variants[${i}].stock_status`, `one of ${STOCK_STATUSES.join(', ')}`);
-      variants.push({
-        variantId: str(v.variant_id) ?? `${sku}-${i + 1}`, variantName: str(v.variant_name) ?? `Variant ${i + 1}`,
-        price: formatScaled(vp, vc), currency: vc, stockStatus: status, specs: isObject(v.specs) ? v.specs : {},
-      });
-    }
-  }
-  const countryCode = (str(raw.country_code) ?? str(raw.region) ?? countryForCurrency(currency) ?? 'SG').toUpperCase();
+  const description = raw.description;
+  if (description != null && typeof description !== 'string' && typeof description !== 'number') return fail(line, 'description', 'must be a string');
+  const specs = raw.specs;
+  if (specs != null && !isObject(specs)) return fail(line, 'specs', 'must be an object');
+  const metadata = raw.metadata;
+  if (metadata != null && !isObject(metadata)) return fail(line, 'metadata', 'must be an object');
+  const variants = variantsOf(raw.variants, sku, currency, line);
+  if (!Array.isArray(variants)) return variants;
+  const regionText = str(raw.region);
+  const countryCode = (str(raw.country_code) ?? regionText ?? countryForCurrency(currency) ?? 'SG').toUpperCase();
   if (!/^[A-Z]{2}$/.test(countryCode)) return fail(line, 'country_code', 'must be a two-letter ISO country code');
-  const region = (str(raw.region) ?? countryCode).toLowerCase();
+  const region = (regionText ?? countryCode).toLowerCase();
   const priceSgd = convertScaled(priceValue, currency, 'SGD', rates);
   const gtin = str(raw.gtin) ?? str(raw.barcode);
-  const text = (v: unknown) => str(v)?.slice(0, MAX_TEXT) ?? null;
   return {
     ok: true,
     record: {
       line, source: source.toLowerCase(), sku, merchantId: str(raw.merchant_id), title: title.slice(0, 500),
-      description: raw.description == null ? null : String(raw.description).slice(0, 20000),
+      description: description == null ? null : String(description).slice(0, 20000),
       brand: text(raw.brand), category: text(raw.category) ?? categoryPath?.[categoryPath.length - 1] ?? null,
       categoryPath: categoryPath?.length ? categoryPath : null, gtin: gtin ? gtin.replace(/[\s-]/g, '') : null, mpn: text(raw.mpn),
       price: formatScaled(priceValue, currency), currency,
@@ -116,9 +187,8 @@ export function normalizeRecord(raw: unknown, line: number, rates: RateTable, no
       originalPrice: original ? formatScaled(original, currency) : null,
       url, affiliateUrl: text(raw.affiliate_url), imageUrl: text(raw.image_url), rating, reviewCount,
       region, countryCode, inStock, stockLevel: text(raw.stock_level), shippingDays,
-      specs: isObject(raw.specs) ? raw.specs : null, metadata: isObject(raw.metadata) ? raw.metadata : null,
+      specs: isObject(specs) ? specs : null, metadata: isObject(metadata) ? metadata : null,
       variants, observedAt,
     },
   };
 }
-

@@ -26,6 +26,30 @@ describe('import', () => {
     expect(await h.c.store.catalog.count()).toBe(2);
   });
 
+  it('a member of the wrong type rejects its line and never ends the import', async () => {
+    // Objects with a `toString` member cannot be made text: these used to end the whole import.
+    const evil = { toString: 1 };
+    const s = await h.ingest([
+      rec({ sku: 'A' }),
+      rec({ sku: 'B', description: evil }),
+      rec({ sku: 'C', category_path: ['Electronics', evil] }),
+      rec({ sku: 'D', review_count: evil }),
+      rec({ sku: 'E', shipping_days: [3] }),
+      rec({ sku: 'F', review_count: true }),
+      rec({ sku: 'G', description: 'fine', category_path: ['Electronics', 7], review_count: '12' }),
+    ]);
+    expect(s.rejections).toEqual([
+      { line: 2, field: 'description', reason: 'must be a string' },
+      { line: 3, field: 'category_path', reason: expect.stringMatching(/array of names/) },
+      { line: 4, field: 'review_count', reason: 'must be a non-negative integer' },
+      { line: 5, field: 'shipping_days', reason: 'must be an integer from 0 to 365' },
+      { line: 6, field: 'review_count', reason: 'must be a non-negative integer' },
+    ]);
+    expect(s.inserted).toBe(2);
+    const [g] = await h.c.catalog.findBySku('G');
+    expect(g).toMatchObject({ description: 'fine', categoryPath: ['Electronics', '7'], reviewCount: 12 });
+  });
+
   it('re-importing the same file changes nothing', async () => {
     const lines = [rec({ sku: 'A' }), rec({ sku: 'B', price: '10.00' })];
     await h.ingest(lines);
