@@ -29,6 +29,9 @@ const PIECE_BYTES = 1 << 20;
 const IN_FLIGHT_BYTES = 8 << 20;
 const WORKER = new URL('./ingest-worker.js', import.meta.url);
 
+/** Whether a buffer has its memory to itself (a small one may share Node's pool, which must never move). */
+const owns = (b: Buffer) => b.byteOffset === 0 && b.buffer.byteLength === b.length;
+
 /** Whether the compiled worker is there (it is not when the sources run directly, as in tests). */
 export function parallelAvailable(): boolean {
   return compiledWorkerAvailable(WORKER);
@@ -99,11 +102,13 @@ export async function* parseInWorker(
   let paused = false;
   let ended = false;
   let overflow = false;
-  const dispatch = (piece: Buffer) => {
+  /** Sends a piece; its memory moves to the worker (no copy) when nothing else here uses it. */
+  const dispatch = (piece: Buffer, movable: boolean) => {
     read += piece.length;
     pieceEnd.push(read);
     inFlight += piece.length;
-    workers[sent % workers.length].postMessage({ seq: sent++, data: piece, prepare: prepare() } satisfies ToWorker);
+    const message: ToWorker = { seq: sent, data: piece, prepare: prepare() };
+    workers[sent++ % workers.length].postMessage(message, movable ? [piece.buffer as ArrayBuffer] : []);
     if (inFlight > inFlightLimit && !paused) {
       paused = true;
       input.pause();
@@ -117,8 +122,9 @@ export async function* parseInWorker(
     if (carried < pieceBytes) return;
     const all = Buffer.concat(carry, carried);
     const cut = all.lastIndexOf(10) + 1;
-    if (cut > 0) dispatch(all.subarray(0, cut));
-    const rest = all.subarray(cut);
+    // The unfinished line is copied out, so the piece's memory can go to the worker.
+    const rest = Buffer.from(all.subarray(cut));
+    if (cut > 0) dispatch(all.subarray(0, cut), owns(all));
     carry = [rest];
     carried = rest.length;
     if (carried > MAX_LINE_BYTES) {
@@ -130,7 +136,10 @@ export async function* parseInWorker(
   };
   const onEnd = () => {
     if (ended) return;
-    if (carried) dispatch(Buffer.concat(carry, carried));
+    if (carried) {
+      const last = Buffer.concat(carry, carried);
+      dispatch(last, owns(last));
+    }
     ended = true;
     notify();
   };
