@@ -117,6 +117,20 @@ describe('bulk load', () => {
     expect(server.db.prepare('SELECT count(*) FROM listings WHERE match_profile IS NULL').pluck().get()).toBe(0);
   }, 30_000);
 
+  it('keeps the group and deals indexes through the load; the connection serves with its own settings after the builds', async () => {
+    const { loader, server } = await storedBeside('kept.db');
+    const indexes = () => server.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'listings'").pluck().all();
+    expect(indexes()).toEqual(expect.arrayContaining(['listings_group', 'listings_deals']));
+    expect(indexes()).not.toContain('listings_uuid');
+    const groupPlan = (server.db.prepare('EXPLAIN QUERY PLAN SELECT id FROM listings WHERE group_id = 5').all() as Array<{ detail: string }>).map((r) => r.detail);
+    expect(groupPlan.join()).toContain('USING COVERING INDEX listings_group');
+    const settings = () => ['cache_size', 'temp_store', 'mmap_size', 'threads'].map((p) => loader.db.pragma(p, { simple: true }));
+    const serving = settings();
+    await loader.catalog.finishBulkLoad();
+    expect(settings()).toEqual(serving);
+    expect(serving[0]).toBe(-131072);
+  });
+
   it('while it matches, a writer finds a listing by (source, sku) through the SKU index; the unique index follows', async () => {
     const { loader, server } = await storedBeside('writer-index.db');
     const indexes = () => server.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'listings'").pluck().all();
