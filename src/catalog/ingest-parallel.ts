@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import type { Readable } from 'node:stream';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
@@ -51,17 +52,26 @@ export interface WorkerRunner extends WorkerModule {
   inFlightBytes?: number;
 }
 
+/** What an import reads: a stream, or a file, which parallel parsing reads ahead of the writer. */
+export type IngestInput = Readable | { path: string };
+
 /**
  * What `parseLines` yields, parsed by worker threads while the caller writes: the input is cut
  * into pieces of whole lines, dealt to the workers in turn, and their records put back in input
  * order, line numbers counted across pieces, into batches of about `batchSize` records. `prepare`
  * is asked as each piece goes out: whether its records get matching profiles. Memory
- * stays bounded: reading pauses while more than IN_FLIGHT_BYTES are out with the workers or
- * waiting for the caller. A line over MAX_LINE_BYTES ends the input there and is reported, as
- * parseLines does.
+ * stays bounded: no more than IN_FLIGHT_BYTES are out with the workers or waiting for the caller
+ * (a stream is paused past it). A line over MAX_LINE_BYTES ends the input there and is reported,
+ * as parseLines does.
+ *
+ * A file is read here, synchronously, before each step of the caller, until that much is out.
+ * A stream deals its pieces as its reads come in, and they come in on this thread's event loop,
+ * one read a turn: while the caller writes a batch (tens of milliseconds, synchronously) no read
+ * comes in, and the worker ran dry between batches (a 1,000,000-line bulk load read 27.5 s from
+ * memory against 30.0 s from a file stream).
  */
 export async function* parseInWorker(
-  input: Readable, batchSize: number, rates: RateTable, prepare: () => boolean,
+  input: IngestInput, batchSize: number, rates: RateTable, prepare: () => boolean,
   runner: WorkerRunner = { url: WORKER },
 ): AsyncGenerator<ParsedBatch> {
   const pieceBytes = runner.pieceBytes ?? PIECE_BYTES;
@@ -78,18 +88,19 @@ export async function* parseInWorker(
     wake?.();
     wake = null;
   };
+  const fail = (e: Error) => {
+    failure ??= e;
+    notify();
+  };
   for (const w of workers) {
     w.on('message', (m: FromWorker) => {
       if (m.type === 'error') failure ??= new Error(m.message);
       else done.set(m.seq, m);
       notify();
     });
-    w.on('error', (e) => {
-      failure ??= e;
-      notify();
-    });
+    w.on('error', fail);
     w.on('exit', (code) => {
-      if (code !== 0) failure ??= new Error(`ingest worker exited with code ${code}`);
+      if (code !== 0) fail(new Error(`ingest worker exited with code ${code}`));
       notify();
     });
   }
@@ -99,7 +110,6 @@ export async function* parseInWorker(
   let sent = 0;
   let read = 0;
   let inFlight = 0;
-  let paused = false;
   let ended = false;
   let overflow = false;
   /** Sends a piece; its memory moves to the worker (no copy) when nothing else here uses it. */
@@ -109,14 +119,10 @@ export async function* parseInWorker(
     inFlight += piece.length;
     const message: ToWorker = { seq: sent, data: piece, prepare: prepare() };
     workers[sent++ % workers.length].postMessage(message, movable ? [piece.buffer as ArrayBuffer] : []);
-    if (inFlight > inFlightLimit && !paused) {
-      paused = true;
-      input.pause();
-    }
   };
-  const onData = (chunk: Buffer | string) => {
+  /** Input read: its whole lines go out as a piece once there is a piece's worth; the unfinished line waits. */
+  const take = (buf: Buffer) => {
     if (ended) return;
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     carry.push(buf);
     carried += buf.length;
     if (carried < pieceBytes) return;
@@ -130,11 +136,10 @@ export async function* parseInWorker(
     if (carried > MAX_LINE_BYTES) {
       // No line end within the limit: the input ends at that line.
       overflow = ended = true;
-      input.pause();
       notify();
     }
   };
-  const onEnd = () => {
+  const finish = () => {
     if (ended) return;
     if (carried) {
       const last = Buffer.concat(carry, carried);
@@ -143,29 +148,71 @@ export async function* parseInWorker(
     ended = true;
     notify();
   };
-  const onError = (e: Error) => {
-    failure ??= e;
-    notify();
-  };
-  input.on('data', onData);
-  input.once('end', onEnd);
-  input.once('error', onError);
+  const source = input instanceof Readable ? readStream(input) : readFile(input.path);
+
+  /** A file: read ahead, a piece at a time, until IN_FLIGHT_BYTES are out. */
+  function readFile(path: string) {
+    let fd: number | null = null;
+    return {
+      fill() {
+        try {
+          fd ??= openSync(path, 'r');
+          while (!ended && inFlight < inFlightLimit) {
+            const buf = Buffer.allocUnsafeSlow(pieceBytes);
+            const n = readSync(fd, buf, 0, pieceBytes, null);
+            if (n === 0) finish();
+            else take(buf.subarray(0, n));
+          }
+        } catch (e) {
+          fail(e as Error);
+        }
+      },
+      close() {
+        if (fd !== null) closeSync(fd);
+      },
+    };
+  }
+
+  /** A stream: pieces go out as its reads come in; it pauses while IN_FLIGHT_BYTES are out, and resumes at half. */
+  function readStream(stream: Readable) {
+    let paused = false;
+    const onData = (chunk: Buffer | string) => {
+      take(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      if (!paused && (ended || inFlight > inFlightLimit)) {
+        paused = true;
+        stream.pause();
+      }
+    };
+    stream.on('data', onData);
+    stream.once('end', finish);
+    stream.once('error', fail);
+    return {
+      fill() {
+        if (paused && !ended && inFlight < inFlightLimit / 2) {
+          paused = false;
+          stream.resume();
+        }
+      },
+      close() {
+        stream.off('data', onData);
+        stream.off('end', finish);
+        stream.off('error', fail);
+      },
+    };
+  }
 
   let next = 0;
   let lineOffset = 0;
   let out = emptyBatch();
   try {
     for (;;) {
+      source.fill();
       if (failure) throw failure;
       const m = done.get(next);
       if (m) {
         done.delete(next);
         const size = pieceEnd[next] - (next ? pieceEnd[next - 1] : 0);
         inFlight -= size;
-        if (paused && inFlight < inFlightLimit / 2 && !ended) {
-          paused = false;
-          input.resume();
-        }
         const records = unpackRecords(m.batch.records);
         for (const r of records) r.line += lineOffset;
         for (const r of m.batch.rejections) r.line += lineOffset;
@@ -195,9 +242,7 @@ export async function* parseInWorker(
       await new Promise<void>((resolve) => { wake = resolve; });
     }
   } finally {
-    input.off('data', onData);
-    input.off('end', onEnd);
-    input.off('error', onError);
+    source.close();
     await Promise.all(workers.map((w) => w.terminate()));
   }
 }

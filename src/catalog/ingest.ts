@@ -1,8 +1,9 @@
+import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { RateTable } from '../domain/fx.js';
 import type { CatalogStore } from '../store/types.js';
 import { parseLines } from './ingest-lines.js';
-import { parallelAvailable, parseInWorker } from './ingest-parallel.js';
+import { parallelAvailable, parseInWorker, type IngestInput } from './ingest-parallel.js';
 import type { Rejection } from './normalize.js';
 
 export interface IngestSummary {
@@ -44,7 +45,7 @@ export interface IngestOptions {
 export class IngestService {
   constructor(private readonly store: CatalogStore, private readonly rates: () => RateTable) {}
 
-  async ingestStream(input: Readable, opts: IngestOptions = {}): Promise<IngestSummary> {
+  async ingestStream(input: IngestInput, opts: IngestOptions = {}): Promise<IngestSummary> {
     const batchSize = opts.batchSize ?? 1000;
     const maxRejections = opts.maxRejections ?? 1000;
     const summary: IngestSummary = { lines: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [], events: 0 };
@@ -52,7 +53,8 @@ export class IngestService {
     let profiles = mayProfile;
     const batches = opts.parallel && !opts.now && parallelAvailable()
       ? parseInWorker(input, batchSize, this.rates(), () => profiles)
-      : parseLines(input, { batchSize, rates: this.rates(), now: opts.now ?? (() => new Date()), prepare: false });
+      : parseLines(input instanceof Readable ? input : createReadStream(input.path, { highWaterMark: 1 << 20 }),
+        { batchSize, rates: this.rates(), now: opts.now ?? (() => new Date()), prepare: false });
     for await (const b of batches) {
       summary.lines += b.lines;
       summary.rejected += b.rejections.length;

@@ -1,4 +1,4 @@
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
 import type { IngestSummary } from '../catalog/ingest.js';
@@ -30,8 +30,8 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
     if (sqlite) tuneForBulkImport(sqlite.db);
     // Into an empty embedded store: a bulk load, stored first and matched after, its indexes built once.
     const bulk = sqlite?.catalog.startBulkLoad() ?? false;
-    // Read a piece at a time (a parse worker takes 1 MB pieces): 64 KB reads cost twice the CPU.
-    const input = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+    // A file is read as the parse workers need it (see parseInWorker).
+    const input = file === '-' ? process.stdin : { path: file };
     const size = file === '-' ? null : statSync(file).size;
     const bar = process.stderr.isTTY ? progressReporter('import', size) : null;
     const started = Date.now();

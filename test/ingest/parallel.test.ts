@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 import { MAX_LINE_BYTES, parseLines, type ParsedBatch } from '../../src/catalog/ingest-lines.js';
 import { parseInWorker } from '../../src/catalog/ingest-parallel.js';
@@ -21,6 +24,15 @@ const stable = (batches: ParsedBatch[]) => ({
   lines: batches.reduce((n, b) => n + b.lines, 0),
   bytes: batches[batches.length - 1].bytes,
 });
+
+const dir = mkdtempSync(join(tmpdir(), 'parallel-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** The text as a file, which parseInWorker reads itself. */
+function file(name: string, text: string | Buffer): { path: string } {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return { path };
+}
 
 async function all(it: AsyncIterable<ParsedBatch>): Promise<ParsedBatch[]> {
   const out: ParsedBatch[] = [];
@@ -49,6 +61,9 @@ describe('parsing in a worker thread', () => {
     // Small pieces over three workers: records come back from each in turn, in input order.
     const there = await all(parseInWorker(Readable.from(chunks), 50, rates, () => true, { ...runner, workers: 3, pieceBytes: 3000 }));
     expect(stable(there)).toEqual(stable(here));
+    // From a file, read ahead a little at a time (four pieces out at most).
+    const fromFile = await all(parseInWorker(file('input.ndjson', text), 50, rates, () => true, { ...runner, workers: 3, pieceBytes: 3000, inFlightBytes: 12000 }));
+    expect(stable(fromFile)).toEqual(stable(here));
     expect(there.length).toBeGreaterThan(3);
     for (const b of there.slice(0, -1)) expect(b.records.length).toBeGreaterThanOrEqual(50);
     expect(there.reduce((n, b) => n + b.records.length, 0)).toBeGreaterThan(200);
@@ -97,7 +112,13 @@ describe('parsing in a worker thread', () => {
     const there = await all(parseInWorker(Readable.from(chunks), 10, rates, () => true, runner));
     expect(there.flatMap((b) => b.records).map((r) => r.sku)).toEqual(['A']);
     expect(there.flatMap((b) => b.rejections)).toEqual([{ line: 2, field: '(line)', reason: expect.stringMatching(/longer than/) }]);
+    const fromFile = await all(parseInWorker(file('long.ndjson', lines), 10, rates, () => true, runner));
+    expect(stable(fromFile)).toEqual(stable(there));
   }, 20_000);
+
+  it('a file that cannot be read ends the parse with its error', async () => {
+    await expect(all(parseInWorker({ path: join(dir, 'missing.ndjson') }, 10, rates, () => true, runner))).rejects.toThrow(/ENOENT/);
+  });
 
   it('ends the input at a line over the limit that a piece holds whole, as parseLines does', async () => {
     const long = JSON.stringify(rec({ sku: 'L', description: 'x'.repeat(MAX_LINE_BYTES + 10) }));
