@@ -52,7 +52,7 @@ export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: 
       return;
     }
     const stored = storedColumns(n.record);
-    stored.createdEventTail = createdEventTail(n.record, stored.uuid);
+    stored.createdEventTail = createdEventTail(n.record, stored);
     n.record.stored = stored;
     if (opts.prepare) {
       n.record.matchProfile = profileOfListing(n.record);

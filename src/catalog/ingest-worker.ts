@@ -16,12 +16,13 @@ const rates: RateTable = {
   source: setup.rates.source,
   perEur: Object.fromEntries(Object.entries(setup.rates.perEur).map(([c, v]) => [c, new Big(v)])) as Record<Currency, Big>,
 };
-const now = () => new Date();
 
 port.on('message', (m: ToWorker) => {
   try {
     const data = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
-    const opts = { rates, now, prepare: m.prepare };
+    // A record without observed_at is observed when its piece is parsed.
+    const at = new Date();
+    const opts = { rates, now: () => at, prepare: m.prepare };
     const batch = emptyBatch();
     let lineCount = 0;
     let tooLongAt: number | undefined;

@@ -20,6 +20,9 @@ export function indexForm(text: string): string {
   return NON_ASCII.test(text) ? text.normalize('NFKC') : text;
 }
 
+/** The category text a listing is searched by: its path's names, else its category. */
+export const searchCategory = (path: string[] | null, category: string | null): string => (path ?? [category ?? '']).join(' ');
+
 /**
  * Splits indexed text, in indexForm, into tokens the way SQLite FTS5's `unicode61
  * remove_diacritics 2` tokenizer does: letters, digits and private-use characters form tokens,

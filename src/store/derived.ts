@@ -3,6 +3,7 @@ import { discountPctScaled, minorScaled, scaledText } from '../domain/money.js';
 import type { ListingState } from '../domain/ingest-rules.js';
 import type { NormalizedRecord, StoredColumns } from '../domain/ingest-record.js';
 import { TwoGenerationCache } from '../domain/id-caches.js';
+import { indexForm, searchCategory } from '../domain/search-text.js';
 
 // Category names repeat on every listing; the memo stays small whatever the input.
 const slugs = new TwoGenerationCache<string, string>(5_000);
@@ -71,8 +72,8 @@ export function sgdMinor(amount: string): number {
 const discountOf = (s: { price: string }, than: string | null) => (than ? discountPctScaled(scaledText(s.price), scaledText(than)) : 0);
 
 /** The filter columns that follow from a listing's own fields (a state's, or the record's it is built from). */
-function fieldColumns(s: Pick<ListingState, 'categoryPath' | 'category' | 'url' | 'price' | 'originalPrice'>) {
-  return { categoryKey: categoryKey(s.categoryPath, s.category), domain: domainOf(s.url), discountPct: discountOf(s, s.originalPrice) };
+function fieldColumns(s: Pick<ListingState, 'categoryPath' | 'category' | 'url' | 'price' | 'originalPrice'>, key = categoryKey(s.categoryPath, s.category)) {
+  return { categoryKey: key, domain: domainOf(s.url), discountPct: discountOf(s, s.originalPrice) };
 }
 
 /** Columns derived from a listing's state that exist only to be filtered or sorted on. */
@@ -90,11 +91,22 @@ export const jsonColumn = (v: unknown): string | null => (v == null ? null : JSO
 /** A JSON column's value: jsonColumn's text parsed back (NULL is null). */
 export const fromJsonColumn = <T>(text: string | null): T | null => (text == null ? null : (JSON.parse(text) as T));
 
+// A catalog has a few hundred category paths: the columns each gives are worked out once.
+const categoryTexts = new TwoGenerationCache<string, { key: string | null; search: string }>(5_000);
+
 /** A record's StoredColumns: its UUID, JSON columns and field columns, as a state built from it has them. */
 export function storedColumns(r: Pick<NormalizedRecord, 'source' | 'sku' | 'categoryPath' | 'category' | 'specs' | 'metadata' | 'variants' | 'url' | 'price' | 'originalPrice'>): StoredColumns {
+  const categoryPath = jsonColumn(r.categoryPath);
+  // A path is named by its JSON text; without one, the category (after a character no JSON text starts with).
+  const memo = categoryPath ?? `\u0000${r.category ?? ''}`;
+  let category = categoryTexts.get(memo);
+  if (category === undefined) {
+    category = { key: categoryKey(r.categoryPath, r.category), search: indexForm(searchCategory(r.categoryPath, r.category)) };
+    categoryTexts.set(memo, category);
+  }
   return {
     uuid: listingUuid(r.source, r.sku),
-    categoryPath: jsonColumn(r.categoryPath), specs: jsonColumn(r.specs), metadata: jsonColumn(r.metadata), variants: jsonColumn(r.variants),
-    ...fieldColumns(r),
+    categoryPath, specs: jsonColumn(r.specs), metadata: jsonColumn(r.metadata), variants: jsonColumn(r.variants),
+    ...fieldColumns(r, category.key), searchCategory: category.search,
   };
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 import { normalizeRecord } from '../../src/catalog/normalize.js';
@@ -69,15 +70,27 @@ describe('ingest rules', () => {
   });
 
   it('a created event written from the tail worked out beside parsing is the one the rules write', () => {
-    for (const over of [{}, { sku: 'Ω-2', title: 'Điện thoại "quoted" \\ \u2028', in_stock: null, category_path: null }, { price: '0', currency: 'VND' }]) {
-      const r = normalized(over);
-      const uuid = listingUuid(r.source, r.sku);
-      const plain = planIngest(null, r, []).events.map((d) => d(1234567, uuid));
-      expect(JSON.parse(plain[0].json)).toMatchObject({ id: 1234567, uuid, title: r.title, change: 'created' });
-      r.stored = { uuid, createdEventTail: createdEventTail(r, uuid) } as NormalizedRecord['stored'];
-      expect(planIngest(null, r, []).events.map((d) => d(1234567, uuid))).toEqual(plain);
+    const check = (over: Record<string, unknown>) => {
+      const n = normalizeRecord(rec(over), 1, shippedRates(), new Date('2026-11-21T00:00:00Z'));
+      if (!n.ok) return;
+      const r = n.record;
+      const stored = storedColumns(r);
+      const plain = planIngest(null, r, []).events.map((d) => d(1234567, stored.uuid));
+      expect(JSON.parse(plain[0].json)).toMatchObject({ id: 1234567, uuid: stored.uuid, title: r.title, change: 'created' });
+      r.stored = { ...stored, createdEventTail: createdEventTail(r, stored) };
+      expect(planIngest(null, r, []).events.map((d) => d(1234567, stored.uuid))).toEqual(plain);
       // Another UUID than the tail was made with: the rules' own JSON.
       expect(planIngest(null, r, []).events[0](1, 'other').json).toContain('"uuid":"other"');
-    }
+    };
+    for (const over of [{}, { sku: 'Ω-2', title: 'Điện thoại "quoted" \\ \u2028', in_stock: null, category_path: null }, { price: '0', currency: 'VND' }]) check(over);
+    // Texts that need escaping (quotes, backslashes, controls, lone surrogates) in every free member.
+    const text = fc.oneof(fc.string({ unit: 'binary' }), fc.string(), fc.constantFrom('"', '\\', '\u0000', '\ud800', 'a\u2028b', '😀'));
+    const over = fc.record({
+      title: text, category: fc.option(text), category_path: fc.option(fc.array(text, { maxLength: 3 })), url: text.map((t) => `https://a.example/${t}`),
+      in_stock: fc.constantFrom(true, false, null), price: fc.constantFrom('0', '12.5', '99999.999', 7), currency: fc.constantFrom('SGD', 'VND', 'idr', 'USD'),
+      observed_at: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+      source: fc.constantFrom('shopee_sg', 'Lazada.MY', 'tiki-vn'), country_code: fc.constantFrom('sg', 'VN', undefined),
+    }, { requiredKeys: [] });
+    fc.assert(fc.property(over, (o) => { check(o); }), { numRuns: 3000 });
   });
 });

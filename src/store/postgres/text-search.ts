@@ -4,6 +4,8 @@
  * digits, lower-cased, accents folded, no stemming. The tsvector and tsquery are passed as their
  * literal forms, which bypasses the server's parser and locale: "C" and "en_US" databases index alike.
  */
+import { searchCategory } from '../../domain/search-text.js';
+
 const WORD = /[\p{L}\p{N}]+/gu;
 const MAX_QUERY_WORDS = 16;
 const MAX_POSITION = 16383;
@@ -28,7 +30,7 @@ export function tsvectorLiteral(title: string, brand: string | null, categoryPat
   };
   add(title, 'A');
   add(brand, 'B');
-  add((categoryPath ?? [category ?? '']).join(' '), 'C');
+  add(searchCategory(categoryPath, category), 'C');
   return parts.join(' ');
 }
 

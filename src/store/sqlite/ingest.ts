@@ -2,7 +2,7 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
 import { adoptCompact, blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
-import { indexForm } from '../../domain/search-text.js';
+import { indexForm, searchCategory } from '../../domain/search-text.js';
 import type { NormalizedRecord, StoredColumns } from '../../domain/ingest-record.js';
 import { historyDiscountPct, listingUuid, sgdMinor, storedColumns } from '../derived.js';
 import type { IngestBatchResult } from '../types.js';
@@ -272,7 +272,8 @@ export class SqliteIngestWriter {
         }
         if (!prev || plan.regroup || prev.category !== r.category) {
           if (prev) this.s.ftsDelete.run(id);
-          this.s.ftsInsert.run(id, indexForm(r.title), r.brand && indexForm(r.brand), indexForm((r.categoryPath ?? [r.category ?? '']).join(' ')));
+          const category = r.stored?.searchCategory ?? indexForm(searchCategory(r.categoryPath, r.category));
+          this.s.ftsInsert.run(id, indexForm(r.title), r.brand && indexForm(r.brand), category);
         }
         if (group) this.index(id, group, prev !== null);
       }
