@@ -21,6 +21,8 @@ export type FromWorker =
     lineCount: number;
     /** The piece's line over MAX_LINE_BYTES, where it stopped. */
     tooLongAt?: number;
+    /** The piece's memory, given back to be read into again. */
+    memory: ArrayBuffer;
   }
   | { type: 'error'; message: string };
 
@@ -95,7 +97,10 @@ export async function* parseInWorker(
   for (const w of workers) {
     w.on('message', (m: FromWorker) => {
       if (m.type === 'error') failure ??= new Error(m.message);
-      else done.set(m.seq, m);
+      else {
+        done.set(m.seq, m);
+        source.reuse(m.memory);
+      }
       notify();
     });
     w.on('error', fail);
@@ -120,17 +125,12 @@ export async function* parseInWorker(
     const message: ToWorker = { seq: sent, data: piece, prepare: prepare() };
     workers[sent++ % workers.length].postMessage(message, movable ? [piece.buffer as ArrayBuffer] : []);
   };
-  /** Input read: its whole lines go out as a piece once there is a piece's worth; the unfinished line waits. */
-  const take = (buf: Buffer) => {
-    if (ended) return;
-    carry.push(buf);
-    carried += buf.length;
-    if (carried < pieceBytes) return;
-    const all = Buffer.concat(carry, carried);
+  /** Input read, the unfinished line before it included: its whole lines go out as a piece, the unfinished line at its end waits. */
+  const deal = (all: Buffer, movable: boolean) => {
     const cut = all.lastIndexOf(10) + 1;
     // The unfinished line is copied out, so the piece's memory can go to the worker.
     const rest = Buffer.from(all.subarray(cut));
-    if (cut > 0) dispatch(all.subarray(0, cut), owns(all));
+    if (cut > 0) dispatch(all.subarray(0, cut), movable);
     carry = [rest];
     carried = rest.length;
     if (carried > MAX_LINE_BYTES) {
@@ -138,6 +138,15 @@ export async function* parseInWorker(
       overflow = ended = true;
       notify();
     }
+  };
+  /** A stream's read: dealt once there is a piece's worth. */
+  const take = (buf: Buffer) => {
+    if (ended) return;
+    carry.push(buf);
+    carried += buf.length;
+    if (carried < pieceBytes) return;
+    const all = Buffer.concat(carry, carried);
+    deal(all, owns(all));
   };
   const finish = () => {
     if (ended) return;
@@ -150,22 +159,34 @@ export async function* parseInWorker(
   };
   const source = input instanceof Readable ? readStream(input) : readFile(input.path);
 
-  /** A file: read ahead, a piece at a time, until IN_FLIGHT_BYTES are out. */
+  /**
+   * A file: read ahead, a piece at a time, until IN_FLIGHT_BYTES are out. Each read goes into a
+   * piece's memory behind the unfinished line before it, memory the workers give back when they
+   * are done with a piece (fresh memory costs its page faults at every read).
+   */
   function readFile(path: string) {
     let fd: number | null = null;
+    const spare: ArrayBuffer[] = [];
     return {
       fill() {
         try {
           fd ??= openSync(path, 'r');
           while (!ended && inFlight < inFlightLimit) {
-            const buf = Buffer.allocUnsafeSlow(pieceBytes);
-            const n = readSync(fd, buf, 0, pieceBytes, null);
+            const size = carried + pieceBytes;
+            const memory = spare.pop();
+            const buf = memory && memory.byteLength >= size ? Buffer.from(memory) : Buffer.allocUnsafeSlow(Math.max(size, 2 * pieceBytes));
+            let at = 0;
+            for (const c of carry) at += c.copy(buf, at);
+            const n = readSync(fd, buf, carried, pieceBytes, null);
             if (n === 0) finish();
-            else take(buf.subarray(0, n));
+            else deal(buf.subarray(0, carried + n), true);
           }
         } catch (e) {
           fail(e as Error);
         }
+      },
+      reuse(memory: ArrayBuffer) {
+        if (spare.length < inFlightLimit / pieceBytes + 2) spare.push(memory);
       },
       close() {
         if (fd !== null) closeSync(fd);
@@ -187,6 +208,7 @@ export async function* parseInWorker(
     stream.once('end', finish);
     stream.once('error', fail);
     return {
+      reuse() {},
       fill() {
         if (paused && !ended && inFlight < inFlightLimit / 2) {
           paused = false;

@@ -42,7 +42,9 @@ port.on('message', (m: ToWorker) => {
       start = end + 1;
     }
     const { records, ...rest } = batch;
-    port.postMessage({ type: 'piece', seq: m.seq, batch: { ...rest, records: packRecords(records) }, lineCount, tooLongAt } satisfies FromWorker);
+    // The piece's memory goes back, to be read into again.
+    const memory = m.data.buffer as ArrayBuffer;
+    port.postMessage({ type: 'piece', seq: m.seq, batch: { ...rest, records: packRecords(records) }, lineCount, tooLongAt, memory } satisfies FromWorker, [memory]);
   } catch (e) {
     port.postMessage({ type: 'error', message: (e as Error).message } satisfies FromWorker);
   }
