@@ -97,8 +97,8 @@ const categoryTexts = new TwoGenerationCache<string, { key: string | null; searc
 /** A record's StoredColumns: its UUID, JSON columns and field columns, as a state built from it has them. */
 export function storedColumns(r: Pick<NormalizedRecord, 'source' | 'sku' | 'categoryPath' | 'category' | 'specs' | 'metadata' | 'variants' | 'url' | 'price' | 'originalPrice'>): StoredColumns {
   const categoryPath = jsonColumn(r.categoryPath);
-  // A path is named by its JSON text; without one, the category (after a character no JSON text starts with).
-  const memo = categoryPath ?? `\u0000${r.category ?? ''}`;
+  // A path of names is named by its JSON text; an empty or missing one gives way to the category.
+  const memo = r.categoryPath?.length ? categoryPath! : `${categoryPath}\u0000${r.category ?? ''}`;
   let category = categoryTexts.get(memo);
   if (category === undefined) {
     category = { key: categoryKey(r.categoryPath, r.category), search: indexForm(searchCategory(r.categoryPath, r.category)) };

@@ -3,7 +3,8 @@ import Big from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toMinor } from '../../src/domain/money.js';
-import { derivedColumns, domainOf, listingUuid, plainHost, slugify } from '../../src/store/derived.js';
+import { indexForm, searchCategory } from '../../src/domain/search-text.js';
+import { categoryKey, derivedColumns, domainOf, listingUuid, plainHost, slugify, storedColumns } from '../../src/store/derived.js';
 
 /** The definition the fast paths must agree with. */
 function domainByParser(url: string): string | null {
@@ -41,6 +42,19 @@ describe('derived columns', () => {
       expect(slugify(name)).toBe(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
         .replace(/&/g, ' ').replace(/[^a-z0-9\u0E00-\u0E7F]+/g, '-').replace(/^-+|-+$/g, ''));
     }
+  });
+
+  it('a record\'s category columns come from the memo of its path as from the path itself', () => {
+    const name = fc.constantFrom('Electronics', 'Điện thoại', 'ＵＳＢ Cables', 'Home & Living', '');
+    const record = fc.record({ categoryPath: fc.option(fc.array(name, { maxLength: 3 })), category: fc.option(name) });
+    // Small sets of names, so paths and categories meet again and the memo answers.
+    fc.assert(fc.property(fc.array(record, { minLength: 20, maxLength: 60 }), (records) => {
+      for (const { categoryPath, category } of records) {
+        const stored = storedColumns({ source: 's', sku: '1', categoryPath, category, specs: null, metadata: null, variants: [], url: 'https://a.com/', price: '1', originalPrice: null });
+        expect(stored.categoryKey).toBe(categoryKey(categoryPath, category));
+        expect(stored.searchCategory).toBe(indexForm(searchCategory(categoryPath, category)));
+      }
+    }), { numRuns: 300 });
   });
 
   it('SGD cents are read off two-decimal amounts exactly as Big computes them', () => {
