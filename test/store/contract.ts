@@ -134,6 +134,15 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect(await skus('ガジェット')).toEqual(['W2']);
     });
 
+    it('a listing moved to another category path is searched by the new path\'s words, its category the same', async () => {
+      const headphones = { sku: 'H1', title: 'Sony WH-1000XM5', category: 'Headphones' };
+      await ingest(store, [rec({ ...headphones, category_path: ['Electronics', 'Audio', 'Headphones'] })]);
+      await ingest(store, [rec({ ...headphones, category_path: ['Gaming', 'Accessories', 'Headphones'], observed_at: at(21) })]);
+      const skus = async (text: string) => (await store.catalog.search(q({ text }))).listings.map((l) => l.sku);
+      expect(await skus('gaming accessories')).toEqual(['H1']);
+      expect(await skus('electronics')).toEqual([]);
+    });
+
     it('searchDocs: the search columns of every listing in id order, as a search index derives them from the listing', async () => {
       await ingest(store, [
         ...FIXTURE,

@@ -270,9 +270,10 @@ export class SqliteIngestWriter {
         } else {
           this.s.update.run(...values, id);
         }
-        if (!prev || plan.regroup || prev.category !== r.category) {
+        const category = r.stored?.searchCategory ?? indexForm(searchCategory(r.categoryPath, r.category));
+        // The path is searched, not only the category: a path moved under the same category is indexed again.
+        if (!prev || plan.regroup || indexForm(searchCategory(prev.categoryPath, prev.category)) !== category) {
           if (prev) this.s.ftsDelete.run(id);
-          const category = r.stored?.searchCategory ?? indexForm(searchCategory(r.categoryPath, r.category));
           this.s.ftsInsert.run(id, indexForm(r.title), r.brand && indexForm(r.brand), category);
         }
         if (group) this.index(id, group, prev !== null);
