@@ -191,8 +191,8 @@ const json = (v: string | null) => JSON.stringify(v);
  * worked out beside parsing, where the id is not known yet. The same text as the draft's
  * (`JSON.stringify` of its summary, a property test holds them equal), written out by hand, in
  * a third of the time: of a record's members only its free texts (title, category, URL) can need
- * escaping, normalizeRecord writes the others in digits, letters and `-_.:`, and the category
- * path's JSON text is the one stored with it.
+ * escaping, normalizeRecord writes the others in characters JSON never escapes (digits, letters,
+ * `-_.:+`), and the category path's JSON text is the one stored with it.
  */
 export function createdEventTail(r: NormalizedRecord, stored: Pick<StoredColumns, 'uuid' | 'categoryPath'>): string {
   // The record's fields are the state's a new listing is built from; it is updated at observed_at.

@@ -126,7 +126,15 @@ describe('bulk load', () => {
     expect(groupPlan.join()).toContain('USING COVERING INDEX listings_group');
     const settings = () => ['cache_size', 'temp_store', 'mmap_size', 'threads'].map((p) => loader.db.pragma(p, { simple: true }));
     const serving = settings();
+    // What the builds set: small sorter runs through temp files, a helper thread, the whole file mapped.
+    const pragma = loader.db.pragma.bind(loader.db);
+    const set: string[] = [];
+    loader.db.pragma = ((source: string, options?: { simple?: boolean }) => {
+      if (source.includes('=')) set.push(source);
+      return pragma(source, options);
+    }) as typeof loader.db.pragma;
     await loader.catalog.finishBulkLoad();
+    expect(set.slice(0, 4)).toEqual(['cache_size = -2000', 'temp_store = 1', `mmap_size = ${2 ** 40}`, 'threads = 2']);
     expect(settings()).toEqual(serving);
     expect(serving[0]).toBe(-131072);
   });

@@ -71,7 +71,7 @@ export function startBulkLoad(db: Database): boolean {
  * file instead of copied in a page at a time, once per index. At 1,000,000 listings the read
  * indexes took 6.1-7.3 s with the serving settings and 4.2-4.4 s with these.
  */
-const INDEX_BUILD_SETTINGS = { cache_size: -2000, temp_store: 1, mmap_size: 1 << 40, threads: 2 } as const;
+const INDEX_BUILD_SETTINGS = { cache_size: -2000, temp_store: 1, mmap_size: 2 ** 40, threads: 2 } as const;
 
 function buildingIndexes(db: Database, build: () => void): void {
   // A load that ends early ends inside the transaction of the write that ended it, where the
