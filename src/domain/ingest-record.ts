@@ -39,7 +39,7 @@ export interface StoredColumns {
   categoryKey: string | null;
   domain: string | null;
   discountPct: number;
-  /** indexForm(searchCategory(...)): the category text the full-text index is given. */
+  /** indexedCategory(...): the category text the full-text index is given. */
   searchCategory: string;
   /** createdEventTail(record, stored): the created event's JSON after its id. */
   createdEventTail?: string;

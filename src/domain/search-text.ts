@@ -23,6 +23,9 @@ export function indexForm(text: string): string {
 /** The category text a listing is searched by: its path's names, else its category. */
 export const searchCategory = (path: string[] | null, category: string | null): string => (path ?? [category ?? '']).join(' ');
 
+/** searchCategory in indexForm: the category text SQLite's full-text index is given. */
+export const indexedCategory = (path: string[] | null, category: string | null): string => indexForm(searchCategory(path, category));
+
 /**
  * Splits indexed text, in indexForm, into tokens the way SQLite FTS5's `unicode61
  * remove_diacritics 2` tokenizer does: letters, digits and private-use characters form tokens,

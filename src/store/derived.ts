@@ -3,7 +3,7 @@ import { discountPctScaled, minorScaled, scaledText } from '../domain/money.js';
 import type { ListingState } from '../domain/ingest-rules.js';
 import type { NormalizedRecord, StoredColumns } from '../domain/ingest-record.js';
 import { TwoGenerationCache } from '../domain/id-caches.js';
-import { indexForm, searchCategory } from '../domain/search-text.js';
+import { indexedCategory } from '../domain/search-text.js';
 
 // Category names repeat on every listing; the memo stays small whatever the input.
 const slugs = new TwoGenerationCache<string, string>(5_000);
@@ -101,7 +101,7 @@ export function storedColumns(r: Pick<NormalizedRecord, 'source' | 'sku' | 'cate
   const memo = r.categoryPath?.length ? categoryPath! : `${categoryPath}\u0000${r.category ?? ''}`;
   let category = categoryTexts.get(memo);
   if (category === undefined) {
-    category = { key: categoryKey(r.categoryPath, r.category), search: indexForm(searchCategory(r.categoryPath, r.category)) };
+    category = { key: categoryKey(r.categoryPath, r.category), search: indexedCategory(r.categoryPath, r.category) };
     categoryTexts.set(memo, category);
   }
   return {

@@ -2,7 +2,7 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
 import { adoptCompact, blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
-import { indexForm, searchCategory } from '../../domain/search-text.js';
+import { indexedCategory, indexForm } from '../../domain/search-text.js';
 import type { NormalizedRecord, StoredColumns } from '../../domain/ingest-record.js';
 import { historyDiscountPct, listingUuid, sgdMinor, storedColumns } from '../derived.js';
 import type { IngestBatchResult } from '../types.js';
@@ -270,9 +270,9 @@ export class SqliteIngestWriter {
         } else {
           this.s.update.run(...values, id);
         }
-        const category = r.stored?.searchCategory ?? indexForm(searchCategory(r.categoryPath, r.category));
+        const category = r.stored?.searchCategory ?? indexedCategory(r.categoryPath, r.category);
         // The path is searched, not only the category: a path moved under the same category is indexed again.
-        if (!prev || plan.regroup || indexForm(searchCategory(prev.categoryPath, prev.category)) !== category) {
+        if (!prev || plan.regroup || indexedCategory(prev.categoryPath, prev.category) !== category) {
           if (prev) this.s.ftsDelete.run(id);
           this.s.ftsInsert.run(id, indexForm(r.title), r.brand && indexForm(r.brand), category);
         }
