@@ -9,7 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
-import { DEFAULT_LISTINGS, generateDemoRecords } from '../src/catalog/demo/generate.js';
+import { DEFAULT_LISTINGS, generateDemoRecords } from '../src/demo/generate.js';
 
 const { values } = parseArgs({
   options: {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { generateDemoRecords } from '../src/catalog/demo/generate.js';
+import { generateDemoRecords } from '../src/demo/generate.js';
 import { queryMix } from './query-mix.js';
 
 const { values: args } = parseArgs({

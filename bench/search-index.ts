@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { normalizeRecord } from '../src/catalog/normalize.js';
-import { generateDemoRecords } from '../src/catalog/demo/generate.js';
+import { generateDemoRecords } from '../src/demo/generate.js';
 import { docOf } from '../src/catalog/search-index/indexed-search.js';
 import { SearchIndex } from '../src/catalog/search-index/search-index.js';
 import { shippedRates } from '../src/catalog/fx-service.js';

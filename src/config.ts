@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-
-export interface TierLimits { perMinute: number; perDay: number | null }
+import type { TierLimits } from './domain/tier.js';
 
 export interface Config {
   readonly port: number;

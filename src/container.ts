@@ -73,7 +73,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
   const auth = new Authenticator(keys);
   const keyEvents = new KeyEvents();
   const redisLimiter = !opts.limiter && config.redisUrl ? new RedisRateLimiter(requestPathRedis(config.redisUrl), `${config.redisPrefix}:rl`) : null;
-  const quota = new QuotaService(opts.limiter ?? redisLimiter ?? new MemoryRateLimiter(), tierLimits(config), clock);
+  const quota = new QuotaService(opts.limiter ?? redisLimiter ?? new MemoryRateLimiter(), tierLimits(config.tierOverrides), clock);
   const mailer = opts.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new LogMailer());
   const oauth = new OAuthService(store.oauth, keys, quota, clock);
   auth.use(oauth.verifier());

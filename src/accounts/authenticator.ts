@@ -1,4 +1,5 @@
-import type { ApiKeyRecord, Tier } from '../store/types.js';
+import type { Tier } from '../domain/tier.js';
+import type { ApiKeyRecord } from '../store/types.js';
 import type { KeyService } from './keys.js';
 
 export interface Principal {

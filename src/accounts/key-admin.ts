@@ -1,8 +1,10 @@
-import type { AccountStore, ApiKeyRecord, KeyStore, Tier } from '../store/types.js';
+import type { Tier } from '../domain/tier.js';
+import type { AccountStore, ApiKeyRecord, KeyStore } from '../store/types.js';
 import { generateApiKey, hashSecret, keyPrefix } from './api-key.js';
 import type { KeyEvents } from './key-events.js';
 import { systemClock, type Clock } from './keys.js';
-import { billingCycleEnd, tierRank } from './tiers.js';
+import { tierRank } from '../domain/tier.js';
+import { billingCycleEnd } from './tiers.js';
 
 export type RotateResult = { ok: true; apiKey: string; record: ApiKeyRecord } | { ok: false; reason: 'revoked' };
 export type TierChange =

@@ -1,4 +1,5 @@
-import type { ApiKeyRecord, KeyStore, Tier } from '../store/types.js';
+import type { Tier } from '../domain/tier.js';
+import type { ApiKeyRecord, KeyStore } from '../store/types.js';
 import { generateApiKey, hashSecret, keyPrefix, looksLikeApiKey } from './api-key.js';
 import { FreshRead, KeyCache } from './key-cache.js';
 import type { KeyEvents } from './key-events.js';

@@ -1,7 +1,7 @@
 import type { RateLimiter, WindowName } from '../limits/limiter.js';
-import type { Tier } from '../store/types.js';
+import type { Tier } from '../domain/tier.js';
 import type { Clock } from './keys.js';
-import type { TierLimits } from './tiers.js';
+import type { TierLimits } from '../domain/tier.js';
 
 /** One window as a client sees it; `limit` null = unlimited. */
 export interface WindowState {

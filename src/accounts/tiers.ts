@@ -1,7 +1,4 @@
-import type { Config, TierLimits } from '../config.js';
-import { TIERS, type Tier } from '../store/types.js';
-
-export type { TierLimits };
+import { TIERS, type Tier, type TierLimits } from '../domain/tier.js';
 
 /**
  * Defaults: the spec's "registration rules" table (8.2), the one that names the unverified tier
@@ -16,20 +13,10 @@ export const DEFAULT_TIER_LIMITS: Readonly<Record<Tier, TierLimits>> = Object.fr
   enterprise: { perMinute: 1_000, perDay: 100_000 },
 });
 
-const RANK: Record<Tier, number> = { unverified: 0, free: 1, basic: 2, pro: 3, enterprise: 4 };
-
-export function tierRank(t: Tier): number {
-  return RANK[t];
-}
-
-export function tierAtLeast(tier: Tier, min: Tier): boolean {
-  return RANK[tier] >= RANK[min];
-}
-
 /** The one place limits come from: defaults merged with `TIERS_FILE`. An unknown tier or a bad number fails at start. */
-export function tierLimits(config: Pick<Config, 'tierOverrides'>): Readonly<Record<Tier, TierLimits>> {
+export function tierLimits(overrides: Readonly<Record<string, Partial<TierLimits>>>): Readonly<Record<Tier, TierLimits>> {
   const out = { ...DEFAULT_TIER_LIMITS };
-  for (const [name, o] of Object.entries(config.tierOverrides)) {
+  for (const [name, o] of Object.entries(overrides)) {
     if (!TIERS.includes(name as Tier)) throw new Error(`TIERS_FILE: unknown tier "${name}" (one of ${TIERS.join(', ')})`);
     const merged = { ...out[name as Tier], ...o };
     if (!Number.isInteger(merged.perMinute) || merged.perMinute < 1) throw new Error(`TIERS_FILE: ${name}.per_minute must be a positive integer`);

@@ -4,7 +4,7 @@ import { DomainError, notFound } from '../domain/errors.js';
 import { highlightTitle } from '../domain/highlight.js';
 import type { Listing } from '../domain/listing.js';
 import { toMinor } from '../domain/money.js';
-import { slugify } from '../store/derived.js';
+import { slugify } from '../domain/slug.js';
 import type { CatalogStore, GroupStats, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
 import type { FxService } from './fx-service.js';
 import { ReadCache } from './read-cache.js';

@@ -5,7 +5,8 @@ import type { NormalizedRecord, PreparedRecord } from '../domain/ingest-record.j
 import { createdEventTail } from '../domain/ingest-rules.js';
 import { profileOfListing } from '../domain/listing-profile.js';
 import { blockingKeys, compactProfile, encodeProfile, type MatchProfile } from '../domain/matching/index.js';
-import { listingUuid, storedColumns } from '../store/derived.js';
+import { listingUuid } from '../domain/listing-id.js';
+import { storedColumns } from '../domain/listing-columns.js';
 import { normalizeRecord, type Rejection } from './normalize.js';
 
 export const MAX_LINE_BYTES = 1_000_000;

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
-import { compiledWorkerAvailable, type WorkerModule } from '../store/worker-module.js';
+import { compiledWorkerAvailable, type WorkerModule } from '../runtime/worker-module.js';
 import { emptyBatch, MAX_LINE_BYTES, tooLong, type ParsedBatch } from './ingest-lines.js';
 import { unpackRecords } from './record-codec.js';
 

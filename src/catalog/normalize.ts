@@ -1,7 +1,7 @@
 import { countryForCurrency, isCurrency, type Currency } from '../domain/currencies.js';
 import { convertScaled, type RateTable } from '../domain/fx.js';
 import { compareScaled, formatScaled, minorScaled, parseScaled, roundedText, type Scaled } from '../domain/money.js';
-import { plainHost } from '../store/derived.js';
+import { plainHost } from '../domain/listing-columns.js';
 import { STOCK_STATUSES, type NormalizedRecord } from '../domain/ingest-record.js';
 import type { StockStatus, Variant } from '../domain/listing.js';
 

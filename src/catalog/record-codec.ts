@@ -2,7 +2,7 @@ import type { Currency } from '../domain/currencies.js';
 import type { NormalizedRecord, PreparedRecord, StoredColumns } from '../domain/ingest-record.js';
 import type { Variant } from '../domain/listing.js';
 import type { MatchProfile } from '../domain/matching/index.js';
-import { fromJsonColumn } from '../store/derived.js';
+import { fromJsonColumn } from '../domain/listing-columns.js';
 
 /**
  * Normalized records as flat arrays of their fields, the form a parse worker posts them in.

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Container } from '../container.js';
 import type { IngestSummary } from '../catalog/ingest.js';
-import { generateDemoRecords } from '../catalog/demo/generate.js';
+import { generateDemoRecords } from '../demo/generate.js';
 import { progressReporter } from './progress.js';
 
 export const DEMO_LISTINGS = 20_000;

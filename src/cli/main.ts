@@ -5,7 +5,7 @@ import type { IngestSummary } from '../catalog/ingest.js';
 import { createContainer } from '../container.js';
 import { SqliteStore } from '../store/sqlite/index.js';
 import { tuneForBulkImport, type BulkFinish } from '../store/sqlite/ingest.js';
-import { TIERS, type Tier } from '../store/types.js';
+import { TIERS, type Tier } from '../domain/tier.js';
 import { loadDemo } from './demo.js';
 import { countReporter, progressReporter } from './progress.js';
 import { serve } from './serve.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QuotaService, WindowState } from '../accounts/quota.js';
-import { tierAtLeast } from '../accounts/tiers.js';
+import { tierAtLeast } from '../domain/tier.js';
 import { DomainError } from '../domain/errors.js';
-import type { Tier } from '../store/types.js';
+import type { Tier } from '../domain/tier.js';
 import { DOC_URL } from './errors.js';
 
 declare module 'fastify' {

@@ -2,6 +2,7 @@ import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
 import type { NormalizedRecord, IngestOutcome } from '../domain/ingest-record.js';
 import type { CatalogEvent, EventKind, Listing, PriceObservation } from '../domain/listing.js';
+import type { Tier } from '../domain/tier.js';
 
 /** The most members `groupMembers` reads of one group. */
 export const GROUP_MEMBERS_LIMIT = 200;
@@ -145,9 +146,6 @@ export interface FxStore {
   current(): Promise<RateTable | null>;
   replace(table: RateTable): Promise<void>;
 }
-
-export type Tier = 'unverified' | 'free' | 'basic' | 'pro' | 'enterprise';
-export const TIERS: Tier[] = ['unverified', 'free', 'basic', 'pro', 'enterprise'];
 
 export interface ApiKeyRecord {
   id: number;

@@ -6,7 +6,7 @@ import type { MailMessage, Mailer } from '../../src/accounts/mailer.js';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createContainer, type Container } from '../../src/container.js';
-import type { Tier } from '../../src/store/types.js';
+import type { Tier } from '../../src/domain/tier.js';
 import { FakeClock } from '../helpers/clock.js';
 
 export class CapturingMailer implements Mailer {

@@ -20,7 +20,7 @@ describe('tiers', () => {
 
   it('TIERS_FILE overrides per field; null is unlimited', () => {
     const config = loadConfig({ TIERS_FILE: tiersFile({ pro: { per_day: null }, free: { per_minute: 100, per_day: 2000 } }) });
-    const t = tierLimits(config);
+    const t = tierLimits(config.tierOverrides);
     expect(t.pro).toEqual({ perMinute: 300, perDay: null });
     expect(t.free).toEqual({ perMinute: 100, perDay: 2000 });
     expect(t.basic).toEqual(DEFAULT_TIER_LIMITS.basic);
@@ -31,7 +31,7 @@ describe('tiers', () => {
     [{ pro: { per_minute: 0 } }, /per_minute/],
     [{ pro: { per_day: 1.5 } }, /per_day/],
   ])('refuses %j at start', (file, msg) => {
-    expect(() => tierLimits(loadConfig({ TIERS_FILE: tiersFile(file as never) }))).toThrow(msg);
+    expect(() => tierLimits(loadConfig({ TIERS_FILE: tiersFile(file as never) }).tierOverrides)).toThrow(msg);
   });
 
   it('billing cycles end on the 1st of the next month, UTC', () => {

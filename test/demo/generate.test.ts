@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateDemoRecords, type IngestRecordInput } from '../../src/catalog/demo/generate.js';
+import { generateDemoRecords, type IngestRecordInput } from '../../src/demo/generate.js';
 
 const NOW = new Date('2025-03-01T00:00:00.000Z');
 const DAY = 86_400_000;

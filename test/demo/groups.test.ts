@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
+import { generateDemoRecords } from '../../src/demo/generate.js';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 import { normalizeRecord } from '../../src/catalog/normalize.js';
 import { profileOfListing } from '../../src/domain/listing-profile.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatMinor, shelfPrice, usdCentsToMinor, DEMO_DECIMALS, type DemoCurrency } from '../../src/catalog/demo/money-minor.js';
-import { gtinCheckDigit, isValidGtin, makeGtin13 } from '../../src/catalog/demo/gtin.js';
+import { formatMinor, shelfPrice, usdCentsToMinor, DEMO_DECIMALS, type DemoCurrency } from '../../src/demo/money-minor.js';
+import { gtinCheckDigit, isValidGtin, makeGtin13 } from '../../src/demo/gtin.js';
 
 const CURRENCIES = Object.keys(DEMO_DECIMALS) as DemoCurrency[];
 

@@ -4,7 +4,8 @@ import { shippedRates } from '../../src/catalog/fx-service.js';
 import { normalizeRecord } from '../../src/catalog/normalize.js';
 import { createdEventTail, planIngest, type StoredListing } from '../../src/domain/ingest-rules.js';
 import type { NormalizedRecord } from '../../src/domain/ingest-record.js';
-import { listingUuid, storedColumns } from '../../src/store/derived.js';
+import { listingUuid } from '../../src/domain/listing-id.js';
+import { storedColumns } from '../../src/domain/listing-columns.js';
 import { rec } from '../helpers/records.js';
 
 function normalized(over: Record<string, unknown>): NormalizedRecord {

@@ -1,7 +1,7 @@
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createContainer, type Container } from '../../src/container.js';
-import type { Tier } from '../../src/store/types.js';
+import type { Tier } from '../../src/domain/tier.js';
 import { FakeClock } from './clock.js';
 
 export interface Harness {

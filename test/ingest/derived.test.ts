@@ -4,7 +4,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toMinor } from '../../src/domain/money.js';
 import { indexForm, searchCategory } from '../../src/domain/search-text.js';
-import { categoryKey, derivedColumns, domainOf, listingUuid, plainHost, slugify, storedColumns } from '../../src/store/derived.js';
+import { categoryKey, derivedColumns, domainOf, plainHost, storedColumns } from '../../src/domain/listing-columns.js';
+import { listingUuid } from '../../src/domain/listing-id.js';
+import { slugify } from '../../src/domain/slug.js';
 
 /** The definition the fast paths must agree with. */
 function domainByParser(url: string): string | null {

@@ -8,11 +8,11 @@ import { MAX_LINE_BYTES, parseLines, type ParsedBatch } from '../../src/catalog/
 import { parseInWorker } from '../../src/catalog/ingest-parallel.js';
 import { profileOfListing } from '../../src/domain/listing-profile.js';
 import { blockingKeys, compactProfile, decodeProfile } from '../../src/domain/matching/index.js';
-import { listingUuid } from '../../src/store/derived.js';
+import { listingUuid } from '../../src/domain/listing-id.js';
 import { plainRecord, rec } from '../helpers/records.js';
 
 // The worker runs the TypeScript sources here, as the compiled build runs ingest-worker.js.
-const runner = { url: new URL('../helpers/ts-worker.mjs', import.meta.url), argv: [new URL('../../src/catalog/ingest-worker.ts', import.meta.url).href] };
+const runner = { url: new URL('../helpers/ts-worker.mjs', import.meta.url), argv: [new URL('../../src/catalog/ingest-worker.js', import.meta.url).href] };
 const rates = shippedRates();
 // Records carry no observed_at, so both sides stamp the wall clock: compare everything else.
 // Batches may be cut elsewhere (the workers' pieces): compare what they hold, in order.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
+import { generateDemoRecords } from '../../src/demo/generate.js';
 import { profileOfListing } from '../../src/domain/listing-profile.js';
 import { buildProfile, decodeProfile, encodeProfile } from '../../src/domain/matching/index.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
+import { generateDemoRecords } from '../../src/demo/generate.js';
 import { GroupAssigner, type RegroupOp } from '../../src/store/postgres/ingest-match.js';
 import { MatchCache } from '../../src/store/postgres/match-cache.js';
 import { profileOfListing } from '../../src/domain/listing-profile.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
+import { generateDemoRecords } from '../../src/demo/generate.js';
 import { IndexedSearch } from '../../src/catalog/search-index/indexed-search.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import type { ListingFilter, SearchQuery, SortKey, Store } from '../../src/store/types.js';

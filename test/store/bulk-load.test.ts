@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateDemoRecords } from '../../src/catalog/demo/generate.js';
+import { generateDemoRecords } from '../../src/demo/generate.js';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 import { IngestService } from '../../src/catalog/ingest.js';
 import { createSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
@@ -49,7 +49,7 @@ function snapshot(store: SqliteStore) {
 }
 
 // The matching's profile worker, run from the TypeScript sources as the build runs pending-worker.js.
-const profileWorker = { url: new URL('../helpers/ts-worker.mjs', import.meta.url), argv: [new URL('../../src/store/sqlite/pending-worker.ts', import.meta.url).href] };
+const profileWorker = { url: new URL('../helpers/ts-worker.mjs', import.meta.url), argv: [new URL('../../src/store/sqlite/pending-worker.js', import.meta.url).href] };
 
 const catalog = () => [...generateDemoRecords({ listings: 1500, seed: 11, historyDays: 0, now: new Date('2026-11-20T00:00:00Z') })];
 
@@ -162,7 +162,7 @@ describe('bulk load', () => {
     const path = join(dir, 'checkpointed.db');
     const loader = open('checkpointed.db');
     loader.db.pragma('wal_autocheckpoint = 1000');
-    const checkpointWorker = { url: profileWorker.url, argv: [new URL('../../src/store/sqlite/checkpoint-worker.ts', import.meta.url).href] };
+    const checkpointWorker = { url: profileWorker.url, argv: [new URL('../../src/store/sqlite/checkpoint-worker.js', import.meta.url).href] };
     expect(loader.catalog.startBulkLoad({ checkpointWorker })).toBe(true);
     // The writer's own checkpoints wait for a gigabyte of WAL: what reaches the file is the worker's.
     expect(loader.db.pragma('wal_autocheckpoint', { simple: true })).toBe(65536);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 import { inList, IN_LIST_MAX, listingColumns } from '../../src/store/sqlite/listing-reads.js';
-import { StoredRowListing, toListing, type ListingRow } from '../../src/store/sqlite/rows.js';
+import { StoredRowListing, toListing, type ListingRow } from '../../src/store/sql/listing-row.js';
 import { rec } from '../helpers/records.js';
 import { ingest } from './contract.js';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { TIERS } from '../../store/types.js';
+import { TIERS } from '../../domain/tier.js';
 
 export const AgentName = Type.String({
   minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9 ._\\-]*$',

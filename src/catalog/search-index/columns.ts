@@ -1,4 +1,4 @@
-import { PRICE_FACET_RANGES, RATING_FACET_FLOORS } from '../../store/facets.js';
+import { PRICE_FACET_RANGES, RATING_FACET_FLOORS } from '../../domain/facets.js';
 import type { SearchDoc } from '../../store/types.js';
 
 /** What the index keeps of a listing. */

@@ -1,5 +1,5 @@
 import type { Listing } from '../../domain/listing.js';
-import { derivedColumns } from '../../store/derived.js';
+import { derivedColumns } from '../../domain/listing-columns.js';
 import type { CatalogStore, EventLogStore, SearchQuery } from '../../store/types.js';
 import { SearchIndex, type IndexAnswer, type IndexDoc } from './search-index.js';
 

@@ -1,5 +1,5 @@
 import { indexTokens, searchWords } from '../../domain/search-text.js';
-import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../../store/facets.js';
+import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../../domain/facets.js';
 import type { FacetBucket, Facets, ListingFilter, SearchQuery, SortKey } from '../../store/types.js';
 import { Columns, type IndexDoc } from './columns.js';
 import { DocTerms } from './doc-terms.js';

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import type {
-  AccessTokenRecord, AccountStore, ApiKeyRecord, KeyStore, NewApiKey, OAuthClientRecord, OAuthClientType, OAuthStore, Tier, VerificationRecord,
+  AccessTokenRecord, AccountStore, ApiKeyRecord, KeyStore, NewApiKey, OAuthClientRecord, OAuthClientType, OAuthStore, VerificationRecord,
 } from '../types.js';
+import type { Tier } from '../../domain/tier.js';
 import { one, rows, type Db } from './sql.js';
 
 interface KeyRow {

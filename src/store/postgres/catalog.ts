@@ -6,9 +6,9 @@ import {
   GROUP_MEMBERS_LIMIT, type CatalogStore, type CategoryCount, type Facets, type GroupStats, type IngestBatchResult, type ListingFilter,
   type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
-import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../facets.js';
-import { orderOf, whereOf } from '../sqlite/filters.js';
-import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sqlite/rows.js';
+import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../../domain/facets.js';
+import { orderOf, whereOf } from '../sql/filters.js';
+import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { PgIngestWriter } from './ingest.js';
 import { batchReads, rowsPerKey } from './batch.js';

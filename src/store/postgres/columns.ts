@@ -1,6 +1,6 @@
 import type { ListingState } from '../../domain/ingest-rules.js';
-import { derivedColumns, jsonColumn } from '../derived.js';
-import type { ListingRow } from '../sqlite/rows.js';
+import { derivedColumns, jsonColumn } from '../../domain/listing-columns.js';
+import type { ListingRow } from '../sql/listing-row.js';
 import { tsvectorLiteral } from './text-search.js';
 
 /** The columns `toListing` reads (sqlite/rows.ts): never `l.*`, which would drag the tsvector along. */

@@ -1,6 +1,6 @@
 import { profileOfListing } from '../../domain/listing-profile.js';
 import { chooseGroup, decodeProfile, encodeProfile, MAX_CANDIDATES, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
-import { toListing, type ListingRow } from '../sqlite/rows.js';
+import { toListing, type ListingRow } from '../sql/listing-row.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { MatchCache, POSTINGS_READ, type Postings } from './match-cache.js';
 import { rows, type Db } from './sql.js';

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing } from '../../domain/listing.js';
-import { toListing, type ListingRow } from '../sqlite/rows.js';
+import { toListing, type ListingRow } from '../sql/listing-row.js';
 import type { IngestBatchResult } from '../types.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { GroupAssigner } from './ingest-match.js';

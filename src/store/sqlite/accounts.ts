@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type {
-  AccessTokenRecord, AccountStore, ApiKeyRecord, NewApiKey, OAuthClientRecord, OAuthClientType, OAuthStore, Tier, VerificationRecord,
+  AccessTokenRecord, AccountStore, ApiKeyRecord, NewApiKey, OAuthClientRecord, OAuthClientType, OAuthStore, VerificationRecord,
 } from '../types.js';
+import type { Tier } from '../../domain/tier.js';
 
 export interface KeyRow {
   id: number; prefix: string; hash: string; name: string | null; tier: Tier; pending_tier: Tier | null;

@@ -6,11 +6,12 @@ import {
   GROUP_MEMBERS_LIMIT, type CatalogStore, type CategoryCount, type Facets, type GroupStats, type IngestBatchResult, type ListingFilter,
   type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
-import { ftsQuery, orderOf, whereOf } from './filters.js';
+import { orderOf, whereOf } from '../sql/filters.js';
+import { ftsQuery } from './fts-query.js';
 import { SqliteIngestWriter, type BulkFinish } from './ingest.js';
-import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from './rows.js';
+import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
 import { IN_LIST_MAX, inList, listingColumns, rowOf, Statements } from './listing-reads.js';
-import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../facets.js';
+import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../../domain/facets.js';
 
 const RANK = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
 const COLS = listingColumns();

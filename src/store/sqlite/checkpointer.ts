@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
-import { compiledWorkerAvailable, type WorkerModule } from '../worker-module.js';
+import { compiledWorkerAvailable, type WorkerModule } from '../../runtime/worker-module.js';
 
 export interface CheckpointWorkerSetup {
   path: string;

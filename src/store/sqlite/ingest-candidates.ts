@@ -4,7 +4,7 @@ import {
   compactProfile, decodeProfile, encodeProfile, MAX_CANDIDATES, MAX_KEYS, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
 } from '../../domain/matching/index.js';
 import { DenseTable, TwoGenerationCache, type IdCache } from '../../domain/id-caches.js';
-import { toListing, type ListingRow } from './rows.js';
+import { toListing, type ListingRow } from '../sql/listing-row.js';
 
 /** Ids kept per blocking key: the first MAX_CANDIDATES other than the listing asking, whoever asks. */
 const KEEP = MAX_CANDIDATES + 1;

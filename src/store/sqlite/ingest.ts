@@ -4,16 +4,17 @@ import { adoptCompact, blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type 
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import { indexedCategory, indexForm } from '../../domain/search-text.js';
 import type { NormalizedRecord, StoredColumns } from '../../domain/ingest-record.js';
-import { historyDiscountPct, listingUuid, sgdMinor, storedColumns } from '../derived.js';
+import { historyDiscountPct, sgdMinor, storedColumns } from '../../domain/listing-columns.js';
+import { listingUuid } from '../../domain/listing-id.js';
 import type { IngestBatchResult } from '../types.js';
 import { buildReadIndexes, finishBulkLoad, startBulkLoad } from './bulk-load.js';
 import { WalCheckpointer } from './checkpointer.js';
-import type { WorkerModule } from '../worker-module.js';
+import type { WorkerModule } from '../../runtime/worker-module.js';
 import { MatchCandidates } from './ingest-candidates.js';
 import { pendingInWorker, pendingWorkerAvailable } from './pending-parallel.js';
 import { PENDING_SQL, readPending, type PendingProfile } from './pending-profiles.js';
 import { LISTING_COLUMN_COUNT, listingColumns } from './listing-reads.js';
-import { StoredRowListing } from './rows.js';
+import { StoredRowListing } from '../sql/listing-row.js';
 
 /** Where a worker module is, when not beside this one (tests run the TypeScript sources). */
 export type WorkerRunner = WorkerModule;

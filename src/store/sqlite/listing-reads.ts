@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ListingRow } from './rows.js';
+import type { ListingRow } from '../sql/listing-row.js';
 
 /**
  * The columns a Listing is read from. `SELECT *` also copied out what exists only to filter, sort

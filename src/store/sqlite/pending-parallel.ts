@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { compiledWorkerAvailable, type WorkerModule } from '../worker-module.js';
+import { compiledWorkerAvailable, type WorkerModule } from '../../runtime/worker-module.js';
 import type { PendingProfile } from './pending-profiles.js';
 
 export interface PendingWorkerSetup {

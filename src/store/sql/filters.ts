@@ -1,4 +1,4 @@
-import { searchWords } from '../../domain/search-text.js';
+/** SQL text both store adapters run (plain SQL, `?` placeholders; the PostgreSQL adapter numbers them). */
 import type { ListingFilter, SortKey } from '../types.js';
 
 export interface Where {
@@ -42,14 +42,4 @@ export function orderOf(sort: SortKey, ranked: boolean): string {
     case 'relevance': return ranked ? 'f.rank, l.id DESC' : 'l.updated_at DESC, l.id DESC';
     case 'newest': return 'l.updated_at DESC, l.id DESC';
   }
-}
-
-/**
- * Turns user text into an FTS5 query: each word quoted (so operators and punctuation in the
- * input can never form FTS syntax) and all words required.
- */
-export function ftsQuery(text: string): string | null {
-  const words = searchWords(text);
-  if (!words.length) return null;
-  return words.map((w) => `"${w}"`).join(' ');
 }

@@ -1,7 +1,8 @@
+/** The listings row and its reading into a Listing, the same in both store adapters. */
 import type { Currency } from '../../domain/currencies.js';
 import type { StoredListing } from '../../domain/ingest-rules.js';
 import type { Listing, PriceTrend, Variant } from '../../domain/listing.js';
-import { fromJsonColumn } from '../derived.js';
+import { fromJsonColumn } from '../../domain/listing-columns.js';
 import type { SearchDoc } from '../types.js';
 
 /** A listings row as SQLite returns it. */

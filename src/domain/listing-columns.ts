@@ -1,23 +1,10 @@
-import * as crypto from 'node:crypto';
-import { discountPctScaled, minorScaled, scaledText } from '../domain/money.js';
-import type { ListingState } from '../domain/ingest-rules.js';
-import type { NormalizedRecord, StoredColumns } from '../domain/ingest-record.js';
-import { TwoGenerationCache } from '../domain/id-caches.js';
-import { indexedCategory } from '../domain/search-text.js';
-
-// Category names repeat on every listing; the memo stays small whatever the input.
-const slugs = new TwoGenerationCache<string, string>(5_000);
-
-/** Lower-case kebab slug of a category name: "Home & Living" -> "home-living". */
-export function slugify(name: string): string {
-  let slug = slugs.get(name);
-  if (slug === undefined) {
-    slug = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-      .replace(/&/g, ' ').replace(/[^a-z0-9\u0E00-\u0E7F]+/g, '-').replace(/^-+|-+$/g, '');
-    slugs.set(name, slug);
-  }
-  return slug;
-}
+import { discountPctScaled, minorScaled, scaledText } from './money.js';
+import type { ListingState } from './ingest-rules.js';
+import type { NormalizedRecord, StoredColumns } from './ingest-record.js';
+import { TwoGenerationCache } from './id-caches.js';
+import { indexedCategory } from './search-text.js';
+import { listingUuid } from './listing-id.js';
+import { slugify } from './slug.js';
 
 /** "|electronics|mobile phones|electronics|mobile-phones|": names and slugs of every level, for LIKE filters. */
 export function categoryKey(path: string[] | null, category: string | null): string | null {
@@ -47,18 +34,6 @@ export function domainOf(url: string): string | null {
   } catch {
     return null;
   }
-}
-
-const VARIANT = '89ab';
-
-/** Stable UUID (version 5 layout) from (source, sku): the same listing has the same UUID in every store. */
-export function listingUuid(source: string, sku: string): string {
-  const text = `catalog-listing\u0000${source}\u0000${sku}`;
-  // crypto.hash (Node >= 20.12) is the one-shot form of the same digest.
-  const x = typeof crypto.hash === 'function' ? crypto.hash('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
-  // Byte 6's high nibble is the version (5), byte 8's top two bits the variant (10).
-  const variant = VARIANT[parseInt(x[16], 16) & 3];
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-5${x.slice(13, 16)}-${variant}${x.slice(17, 20)}-${x.slice(20, 32)}`;
 }
 
 const CENTS = /^(\d{1,13})\.(\d\d)$/;
