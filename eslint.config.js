@@ -1,5 +1,37 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+/**
+ * The layers of ARCHITECTURE.md, checked: each zone names a folder and what of src/ it may not
+ * import. Imports point downwards only, adapters never import each other, and no two files import
+ * each other (import-x/no-cycle).
+ */
+const below = (target, ...allowed) => ({
+  target: `./src/${target}`,
+  from: './src',
+  except: [`./${target}`, ...allowed.map((a) => `./${a}`)],
+  message: `${target} may import only ${allowed.join(', ') || 'itself'} (ARCHITECTURE.md layers)`,
+});
+
+const LAYERS = [
+  below('domain'),
+  below('runtime'),
+  below('limits', 'domain'),
+  below('demo', 'domain'),
+  below('store/sql', 'domain', 'store/types.ts'),
+  below('store/sqlite', 'domain', 'runtime', 'store/types.ts', 'store/sql'),
+  below('store/postgres', 'domain', 'runtime', 'store/types.ts', 'store/sql'),
+  below('catalog', 'domain', 'runtime', 'store/types.ts'),
+  below('accounts', 'domain', 'store/types.ts', 'limits/limiter.ts'),
+  below('events', 'domain', 'store/types.ts'),
+  { target: './src/store/types.ts', from: './src', except: ['./domain', './store/types.ts'], message: 'store interfaces import only domain' },
+  { target: './src/http', from: './src', except: ['./http', './domain', './accounts', './limits/limiter.ts', './store/types.ts'], message: 'http/ sits under api/: it imports domain, accounts and interfaces only' },
+];
+
+// Only api/, http/ and app.ts know HTTP.
+const FASTIFY = { paths: ['fastify'], patterns: ['@fastify/*'] };
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**', '.tmp/**'] }, // .tmp: scratch, git-ignored
@@ -11,5 +43,22 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'warn',
     },
+  },
+  {
+    files: ['src/**/*.ts', 'bench/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: LAYERS }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/api/**', 'src/http/**', 'src/app.ts'],
+    rules: { 'no-restricted-imports': ['error', FASTIFY] },
   },
 );

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { loadConfig } from '../src/config.js';
 import { createContainer } from '../src/container.js';
-import type { Assign } from './eval-matching.js';
+import type { Assign } from './eval-types.js';
 
 const OBSERVED_AT = '2026-01-01T00:00:00.000Z';
 

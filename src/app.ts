@@ -44,11 +44,6 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   installErrorHandlers(app);
   // The reference pages are public, like /openapi.json: agents read them before they have a key.
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
-  // One process on the embedded store: remembering keys is safe. With many instances a rotation
-  // must be refused at once everywhere, and a bus message can arrive after the next request: keys
-  // are remembered only while the store's key change count stays put.
-  if (c.store.kind === 'sqlite') c.keys.cacheActiveKeys(c.keyEvents);
-  else c.keys.cacheWhileUnchanged(c.keyEvents);
   installAuth(app, c.auth);
   installRateLimit(app, c.quota, c.config.upgradeUrl);
   installTierGate(app);

@@ -70,8 +70,13 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
   const fx = new FxService(store.fx);
   await fx.load();
   const keys = new KeyService(store.keys, clock);
-  const auth = new Authenticator(keys);
   const keyEvents = new KeyEvents();
+  // One process on the embedded store: remembering keys is safe. With many instances a rotation
+  // must be refused at once everywhere, and a bus message can arrive after the next request: keys
+  // are remembered only while the store's key change count stays put.
+  if (store.kind === 'sqlite') keys.cacheActiveKeys(keyEvents);
+  else keys.cacheWhileUnchanged(keyEvents);
+  const auth = new Authenticator(keys);
   const redisLimiter = !opts.limiter && config.redisUrl ? new RedisRateLimiter(requestPathRedis(config.redisUrl), `${config.redisPrefix}:rl`) : null;
   const quota = new QuotaService(opts.limiter ?? redisLimiter ?? new MemoryRateLimiter(), tierLimits(config.tierOverrides), clock);
   const mailer = opts.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new LogMailer());

@@ -3,9 +3,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
 import type { IngestSummary } from '../catalog/ingest.js';
 import { createContainer } from '../container.js';
-import { SqliteStore } from '../store/sqlite/index.js';
-import { tuneForBulkImport, type BulkFinish } from '../store/sqlite/ingest.js';
 import { TIERS, type Tier } from '../domain/tier.js';
+import type { BulkFinish, BulkLoadCapability } from '../store/types.js';
 import { loadDemo } from './demo.js';
 import { countReporter, progressReporter } from './progress.js';
 import { serve } from './serve.js';
@@ -26,10 +25,10 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
   .description('import listings; exits non-zero when any line was rejected')
   .action(async (file: string, opts: { batch: number }) => {
     const c = await createContainer(loadConfig());
-    const sqlite = c.store instanceof SqliteStore ? c.store : null;
-    if (sqlite) tuneForBulkImport(sqlite.db);
-    // Into an empty embedded store: a bulk load, stored first and matched after, its indexes built once.
-    const bulk = sqlite?.catalog.startBulkLoad() ?? false;
+    const loader = c.store.bulkLoad;
+    loader?.tuneForImport();
+    // Into an empty store that can: a bulk load, stored first and matched after, its indexes built once.
+    const bulk = loader?.start() ?? false;
     // A file is read as the parse workers need it (see parseInWorker).
     const input = file === '-' ? process.stdin : { path: file };
     const size = file === '-' ? null : statSync(file).size;
@@ -42,13 +41,13 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
       });
     } catch (e) {
       // What was stored is kept: the load ends here (its listings matched, its indexes built).
-      if (bulk) await sqlite?.catalog.finishBulkLoad();
+      if (bulk) await loader?.finish();
       throw e;
     } finally {
       bar?.stop();
     }
     let storedSecs = (Date.now() - started) / 1000;
-    const finish = bulk && sqlite ? await finishBulk(sqlite, s, storedSecs) : null;
+    const finish = bulk && loader ? await finishBulk(loader, s, storedSecs) : null;
     // Served as usual from the end of the first step: stored, searchable, indexed for reads; matched after.
     if (finish) storedSecs += finish.readIndexMs / 1000;
     for (const r of s.rejections) console.error(`line ${r.line}: ${r.field}: ${r.reason}`);
@@ -63,12 +62,12 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
   });
 
 /** The second step of a bulk load (see README, Bulk load): read indexes, then the matching, reported. */
-async function finishBulk(sqlite: SqliteStore, s: IngestSummary, readSecs: number): Promise<BulkFinish> {
+async function finishBulk(loader: BulkLoadCapability, s: IngestSummary, readSecs: number): Promise<BulkFinish> {
   console.error(`bulk load into an empty store: ${s.lines} lines read in ${readSecs.toFixed(1)} s; building read indexes, then matching...`);
   const matching = process.stderr.isTTY ? countReporter('matching', s.inserted) : null;
   let finish: BulkFinish;
   try {
-    finish = await sqlite.catalog.finishBulkLoad({ onGrouped: (n) => matching?.update(n) });
+    finish = await loader.finish({ onGrouped: (n) => matching?.update(n) });
   } finally {
     matching?.stop();
   }

@@ -5,7 +5,8 @@ import { Rng, STREAM, mix32, permute32 } from './prng.js';
 import type { DemoProduct } from './products.js';
 import type { DemoRegion, DemoStockStatus, IngestRecordInput, IngestVariantInput } from './record.js';
 import type { Observation } from './timeline.js';
-import { slugOf, titleFor } from './titles.js';
+import { titleFor } from './titles.js';
+import { slugOf } from './url-slug.js';
 
 interface VariantDef {
   id: string;

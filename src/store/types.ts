@@ -174,8 +174,31 @@ export interface KeyStore {
   changeCount(): Promise<number>;
 }
 
+/** What ending a bulk load did, for the import summary. */
+export interface BulkFinish {
+  /** Building the indexes reads need (then the stored listings are served as usual). */
+  readIndexMs: number;
+  /** Listings matched after they were stored (0 when no bulk load ran). */
+  grouped: number;
+  groupMs: number;
+  /** Building the indexes of what matching wrote. */
+  indexMs: number;
+}
+
+/** A store that can take a large import into an empty catalog faster than row by row. */
+export interface BulkLoadCapability {
+  /** Connection settings for a long import session (bulk or not). */
+  tuneForImport(): void;
+  /** Starts a bulk load when the catalog holds no listing; false otherwise. */
+  start(): boolean;
+  /** Ends it: what it stored matched, its indexes built. */
+  finish(opts?: { onGrouped?: (grouped: number) => void }): Promise<BulkFinish>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
+  /** Present where the adapter has a faster path for a first large import. */
+  readonly bulkLoad?: BulkLoadCapability;
   readonly catalog: CatalogStore;
   readonly events: EventLogStore;
   readonly fx: FxStore;

@@ -4,10 +4,11 @@ import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js';
 import type { CatalogEvent, EventKind } from '../../domain/listing.js';
 import { indexForm } from '../../domain/search-text.js';
-import type { ApiKeyRecord, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
+import type { ApiKeyRecord, BulkLoadCapability, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
 import { recoverBulkLoad } from './bulk-load.js';
 import { SqliteCatalog } from './catalog.js';
+import { tuneForBulkImport } from './ingest.js';
 import { SQLITE_MIGRATIONS } from './schema.js';
 
 /** Opens the embedded store: WAL so readers never wait for the importer, and other processes see commits. */
@@ -126,6 +127,7 @@ export class SqliteStore implements Store {
   readonly keys: SqliteKeys;
   readonly accounts: SqliteAccounts;
   readonly oauth: SqliteOAuth;
+  readonly bulkLoad: BulkLoadCapability;
 
   constructor(readonly db: Database) {
     migrateSqlite(db);
@@ -137,6 +139,12 @@ export class SqliteStore implements Store {
     this.keys = new SqliteKeys(db);
     this.accounts = new SqliteAccounts(db);
     this.oauth = new SqliteOAuth(db);
+    const catalog = this.catalog;
+    this.bulkLoad = {
+      tuneForImport: () => tuneForBulkImport(db),
+      start: () => catalog.startBulkLoad(),
+      finish: (opts) => catalog.finishBulkLoad(opts),
+    };
   }
 
   async migrate(): Promise<void> {

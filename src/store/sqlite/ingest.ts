@@ -6,7 +6,7 @@ import { indexedCategory, indexForm } from '../../domain/search-text.js';
 import type { NormalizedRecord, StoredColumns } from '../../domain/ingest-record.js';
 import { historyDiscountPct, sgdMinor, storedColumns } from '../../domain/listing-columns.js';
 import { listingUuid } from '../../domain/listing-id.js';
-import type { IngestBatchResult } from '../types.js';
+import type { BulkFinish, IngestBatchResult } from '../types.js';
 import { buildReadIndexes, finishBulkLoad, startBulkLoad } from './bulk-load.js';
 import { WalCheckpointer } from './checkpointer.js';
 import type { WorkerModule } from '../../runtime/worker-module.js';
@@ -18,17 +18,6 @@ import { StoredRowListing } from '../sql/listing-row.js';
 
 /** Where a worker module is, when not beside this one (tests run the TypeScript sources). */
 export type WorkerRunner = WorkerModule;
-
-/** What `finishBulk` did, for the import summary. */
-export interface BulkFinish {
-  /** Building the indexes reads need (then the stored listings are served as usual). */
-  readIndexMs: number;
-  /** Listings matched after they were stored (0 when no bulk load ran). */
-  grouped: number;
-  groupMs: number;
-  /** Building the indexes of what matching wrote. */
-  indexMs: number;
-}
 
 const HISTORY_WINDOW_MS = 90 * 86400_000;
 /** Where `find` and `byId` put whether the listing is pending (after the listing's columns). */
