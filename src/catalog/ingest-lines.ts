@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import split2 from 'split2';
 import type { RateTable } from '../domain/fx.js';
 import type { NormalizedRecord, PreparedRecord } from '../domain/ingest-record.js';
-import { createdEventTail } from '../domain/ingest-rules.js';
+import { createdTail } from '../domain/event-codec.js';
 import { profileOfListing } from '../domain/listing-profile.js';
 import { blockingKeys, compactProfile, encodeProfile, type MatchProfile } from '../domain/matching/index.js';
 import { listingUuid } from '../domain/listing-id.js';
@@ -53,7 +53,7 @@ export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: 
       return;
     }
     const stored = storedColumns(n.record);
-    stored.createdEventTail = createdEventTail(n.record, stored);
+    stored.createdEventTail = createdTail(n.record, stored);
     n.record.stored = stored;
     if (opts.prepare) {
       n.record.matchProfile = profileOfListing(n.record);

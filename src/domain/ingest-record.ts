@@ -41,7 +41,7 @@ export interface StoredColumns {
   discountPct: number;
   /** indexedCategory(...): the category text the full-text index is given. */
   searchCategory: string;
-  /** createdEventTail(record, stored): the created event's JSON after its id. */
+  /** createdTail(record, stored) (event-codec.ts): the created event's JSON after its id. */
   createdEventTail?: string;
 }
 

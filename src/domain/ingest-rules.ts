@@ -1,7 +1,9 @@
 import Big from 'big.js';
 import { changePct } from './money.js';
+import { createdFromTail, encodeChange } from './event-codec.js';
+import type { CatalogChange, EventKind, ListingSnapshot } from './events.js';
 import type { NormalizedRecord, IngestOutcome, StoredColumns } from './ingest-record.js';
-import type { EventKind, Listing, PriceTrend } from './listing.js';
+import type { Listing, PriceTrend } from './listing.js';
 
 /** The listing columns an ingest writes; ids, group and timestamps of creation are the store's. */
 export type ListingState = Omit<Listing, 'id' | 'uuid' | 'groupId' | 'createdAt'>;
@@ -33,7 +35,7 @@ export interface IngestPlan {
   events: Array<(id: number, uuid: string) => EventDraft>;
 }
 
-const draft = (kind: EventKind, payload: Record<string, unknown>): EventDraft => ({ kind, json: JSON.stringify(payload) });
+const draft = (change: CatalogChange): EventDraft => ({ kind: change.kind, json: encodeChange(change) });
 
 const DATA_FIELDS = [
   'merchantId', 'title', 'description', 'brand', 'category', 'gtin', 'mpn', 'price', 'currency',
@@ -123,16 +125,11 @@ class ObservedAgain implements ListingState {
   get dataUpdatedAt() { return this.l.dataUpdatedAt; } get updatedAt() { return this.l.updatedAt; }
 }
 
-/** The fields of a listing every event carries. */
-type Summarized = Pick<ListingState, 'title' | 'price' | 'currency' | 'priceSgd' | 'source' | 'category' | 'categoryPath' | 'countryCode' | 'inStock' | 'url'>;
-
-// A summary's first member is the id: the rest of a created event's JSON is known before the id is.
-// Without a `change`, its JSON has none (JSON leaves out an undefined member).
-function summary(id: number, uuid: string, s: Summarized, updatedAt: string, change?: 'created' | 'updated') {
+/** The listing an event describes: its state right after the change. */
+function snapshot(id: number, uuid: string, s: ListingState): ListingSnapshot {
   return {
-    id, uuid, title: s.title, price: s.price, currency: s.currency, price_sgd: s.priceSgd,
-    source: s.source, category: s.category, category_path: s.categoryPath, country_code: s.countryCode,
-    in_stock: s.inStock, url: s.url, updated_at: updatedAt, change,
+    id, uuid, title: s.title, price: s.price, currency: s.currency, priceSgd: s.priceSgd, source: s.source, category: s.category,
+    categoryPath: s.categoryPath, countryCode: s.countryCode, inStock: s.inStock, url: s.url, updatedAt: s.updatedAt,
   };
 }
 
@@ -148,8 +145,8 @@ export function planIngest(prev: StoredListing | null, r: NormalizedRecord, rece
     return {
       outcome: 'inserted', state, observe: true, regroup: true,
       events: [(id, uuid) => (tail !== undefined && uuid === r.stored?.uuid
-        ? { kind: 'product_update', json: `${CREATED_HEAD}${id}${tail}` }
-        : draft('product_update', summary(id, uuid, state, state.updatedAt, 'created')))],
+        ? { kind: 'product_update', json: createdFromTail(id, tail) }
+        : draft({ kind: 'product_update', change: 'created', listing: snapshot(id, uuid, state) }))],
     };
   }
   // An observation older than what we hold is history, not news: the current state stays.
@@ -164,39 +161,21 @@ export function planIngest(prev: StoredListing | null, r: NormalizedRecord, rece
   const priceChanged = prev.price !== r.price || prev.currency !== r.currency;
   const reference = priceChanged ? medianPrice(recentPrices) : prev.referencePrice;
   const state = stateFrom(r, prev, reference);
-  const events: IngestPlan['events'] = [(id, uuid) => draft('product_update', summary(id, uuid, state, state.updatedAt, 'updated'))];
+  const events: IngestPlan['events'] = [(id, uuid) => draft({ kind: 'product_update', change: 'updated', listing: snapshot(id, uuid, state) })];
   if (priceChanged && prev.currency === r.currency) {
-    events.push((id, uuid) => draft('price_change', {
-      ...summary(id, uuid, state, state.updatedAt), product_id: id, old_price: prev.price, new_price: r.price,
-      old_price_sgd: prev.priceSgd, change_pct: changePct(new Big(prev.price), new Big(r.price)),
+    events.push((id, uuid) => draft({
+      kind: 'price_change', listing: snapshot(id, uuid, state), oldPrice: prev.price, newPrice: r.price,
+      oldPriceSgd: prev.priceSgd, changePct: changePct(new Big(prev.price), new Big(r.price)),
     }));
   }
   if (prev.inStock !== r.inStock || prev.stockLevel !== r.stockLevel) {
-    events.push((id, uuid) => draft('stock_change', {
-      ...summary(id, uuid, state, state.updatedAt), product_id: id, old_in_stock: prev.inStock, new_in_stock: r.inStock,
-      old_stock_level: prev.stockLevel, new_stock_level: r.stockLevel,
+    events.push((id, uuid) => draft({
+      kind: 'stock_change', listing: snapshot(id, uuid, state), oldInStock: prev.inStock, newInStock: r.inStock,
+      oldStockLevel: prev.stockLevel, newStockLevel: r.stockLevel,
     }));
   }
   return {
     outcome: 'updated', state, observe: priceChanged, events,
     regroup: MATCH_FIELDS.some((f) => (prev[f] ?? null) !== (r[f] ?? null)),
   };
-}
-
-const CREATED_HEAD = '{"id":';
-const json = (v: string | null) => JSON.stringify(v);
-
-/**
- * The JSON of the event a new listing's record writes, after its id (`{"id":<id>` goes before it):
- * worked out beside parsing, where the id is not known yet. The same text as the draft's
- * (`JSON.stringify` of its summary, a property test holds them equal), written out by hand, in
- * a third of the time: of a record's members only its free texts (title, category, URL) can need
- * escaping, normalizeRecord writes the others in characters JSON never escapes (digits, letters,
- * `-_.:+`), and the category path's JSON text is the one stored with it.
- */
-export function createdEventTail(r: NormalizedRecord, stored: Pick<StoredColumns, 'uuid' | 'categoryPath'>): string {
-  // The record's fields are the state's a new listing is built from; it is updated at observed_at.
-  return `,"uuid":"${stored.uuid}","title":${json(r.title)},"price":"${r.price}","currency":"${r.currency}","price_sgd":"${r.priceSgd}",`
-    + `"source":"${r.source}","category":${json(r.category)},"category_path":${stored.categoryPath ?? 'null'},"country_code":"${r.countryCode}",`
-    + `"in_stock":${r.inStock},"url":${json(r.url)},"updated_at":"${r.observedAt}","change":"created"}`;
 }

@@ -69,13 +69,3 @@ export interface PriceObservation {
   source: string;
   observedAt: string;
 }
-
-export type EventKind = 'product_update' | 'price_change' | 'stock_change';
-
-export interface CatalogEvent {
-  id: number;
-  kind: EventKind;
-  listingId: number;
-  payload: Record<string, unknown>;
-  createdAt: string;
-}

@@ -1,4 +1,4 @@
-import type { CatalogEvent } from '../domain/listing.js';
+import type { CatalogEvent } from '../domain/events.js';
 import type { EventLogStore } from '../store/types.js';
 
 export type EventListener = (events: CatalogEvent[]) => void;

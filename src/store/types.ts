@@ -1,7 +1,8 @@
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
 import type { NormalizedRecord, IngestOutcome } from '../domain/ingest-record.js';
-import type { CatalogEvent, EventKind, Listing, PriceObservation } from '../domain/listing.js';
+import type { CatalogEvent, EventKind } from '../domain/events.js';
+import type { Listing, PriceObservation } from '../domain/listing.js';
 import type { Tier } from '../domain/tier.js';
 
 /** The most members `groupMembers` reads of one group. */

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 import { normalizeRecord } from '../../src/catalog/normalize.js';
-import { createdEventTail, planIngest, type StoredListing } from '../../src/domain/ingest-rules.js';
+import { createdTail } from '../../src/domain/event-codec.js';
+import { planIngest, type StoredListing } from '../../src/domain/ingest-rules.js';
 import type { NormalizedRecord } from '../../src/domain/ingest-record.js';
 import { listingUuid } from '../../src/domain/listing-id.js';
 import { storedColumns } from '../../src/domain/listing-columns.js';
@@ -78,7 +79,7 @@ describe('ingest rules', () => {
       const stored = storedColumns(r);
       const plain = planIngest(null, r, []).events.map((d) => d(1234567, stored.uuid));
       expect(JSON.parse(plain[0].json)).toMatchObject({ id: 1234567, uuid: stored.uuid, title: r.title, change: 'created' });
-      r.stored = { ...stored, createdEventTail: createdEventTail(r, stored) };
+      r.stored = { ...stored, createdEventTail: createdTail(r, stored) };
       expect(planIngest(null, r, []).events.map((d) => d(1234567, stored.uuid))).toEqual(plain);
       // Another UUID than the tail was made with: the rules' own JSON.
       expect(planIngest(null, r, []).events[0](1, 'other').json).toContain('"uuid":"other"');

@@ -88,8 +88,8 @@ describe('import', () => {
     const obs = await h.c.store.catalog.observations(l.id, '2026-01-01T00:00:00Z', { limit: 10, offset: 0 });
     expect(obs.entries.map((e) => e.price)).toEqual(['90.00', '100.00']);
     const events = await h.c.store.events.readAfter(0, 10);
-    const change = events.find((e) => e.kind === 'price_change')!;
-    expect(change.payload).toMatchObject({ product_id: l.id, old_price: '100.00', new_price: '90.00', change_pct: -10 });
+    const change = events.find((e) => e.change.kind === 'price_change')!;
+    expect(change.change).toMatchObject({ kind: 'price_change', listing: { id: l.id }, oldPrice: '100.00', newPrice: '90.00', changePct: -10 });
   });
 
   it('a stock change is its own event; an older observation never overwrites newer data', async () => {
@@ -100,7 +100,7 @@ describe('import', () => {
     const [l] = await h.c.catalog.findBySku('A');
     expect(l.inStock).toBe(false);
     expect(l.price).toBe('499.00');
-    const kinds = (await h.c.store.events.readAfter(0, 10)).map((e) => e.kind);
+    const kinds = (await h.c.store.events.readAfter(0, 10)).map((e) => e.change.kind);
     expect(kinds).toEqual(['product_update', 'product_update', 'stock_change']);
   });
 

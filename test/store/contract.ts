@@ -75,11 +75,11 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect(obs.total).toBe(3);
       expect(obs.entries.map((o) => o.price)).toEqual(['429.00', '449.00', '499.00']);
       const events = await store.events.readAfter(0, 100);
-      expect(events.map((e) => e.kind)).toEqual(['product_update', 'product_update', 'price_change', 'product_update', 'price_change']);
+      expect(events.map((e) => e.change.kind)).toEqual(['product_update', 'product_update', 'price_change', 'product_update', 'price_change']);
       expect(events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5]);
       expect(await store.events.lastId()).toBe(5);
       expect((await store.events.readAfter(3, 100, ['price_change'])).map((e) => e.id)).toEqual([5]);
-      expect(events[2].payload).toMatchObject({ old_price: '499.00', new_price: '449.00' });
+      expect(events[2].change).toMatchObject({ kind: 'price_change', oldPrice: '499.00', newPrice: '449.00' });
     });
 
     it('two records of one listing in one batch: the second sees the first', async () => {

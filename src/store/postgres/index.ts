@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js';
-import type { CatalogEvent, EventKind } from '../../domain/listing.js';
+import { decodeChange } from '../../domain/event-codec.js';
+import type { CatalogEvent, EventKind } from '../../domain/events.js';
 import type { EventLogStore, FxStore, Store } from '../types.js';
 import { PgCatalog } from './catalog.js';
 import { PgAccounts, PgKeys, PgOAuth } from './accounts.js';
@@ -39,7 +40,7 @@ class PgEvents implements EventLogStore {
     const found = await rows<{ id: number; kind: EventKind; listing_id: number; payload: string; created_at: string }>(this.pool,
       `SELECT id, kind, listing_id, payload, created_at FROM events WHERE id > ?${filter} ORDER BY id LIMIT ?`,
       kinds?.length ? [afterId, kinds, limit] : [afterId, limit]);
-    return found.map((r) => ({ id: r.id, kind: r.kind, listingId: r.listing_id, payload: JSON.parse(r.payload), createdAt: r.created_at }));
+    return found.map((r) => ({ id: r.id, listingId: r.listing_id, createdAt: r.created_at, change: decodeChange(r.kind, r.payload) }));
   }
 
   async lastId(): Promise<number> {

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js';
-import type { CatalogEvent, EventKind } from '../../domain/listing.js';
+import { decodeChange } from '../../domain/event-codec.js';
+import type { CatalogEvent, EventKind } from '../../domain/events.js';
 import { indexForm } from '../../domain/search-text.js';
 import type { ApiKeyRecord, BulkLoadCapability, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
@@ -57,7 +58,7 @@ class SqliteEvents implements EventLogStore {
     const filter = kinds?.length ? ` AND kind IN (${kinds.map(() => '?').join(',')})` : '';
     const rows = this.db.prepare(`SELECT id, kind, listing_id, payload, created_at FROM events WHERE id > ?${filter} ORDER BY id LIMIT ?`)
       .all(afterId, ...(kinds ?? []), limit) as Array<{ id: number; kind: EventKind; listing_id: number; payload: string; created_at: string }>;
-    return rows.map((r) => ({ id: r.id, kind: r.kind, listingId: r.listing_id, payload: JSON.parse(r.payload), createdAt: r.created_at }));
+    return rows.map((r) => ({ id: r.id, listingId: r.listing_id, createdAt: r.created_at, change: decodeChange(r.kind, r.payload) }));
   }
 
   async lastId(): Promise<number> {

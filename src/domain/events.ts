@@ -1,0 +1,58 @@
+import type { Currency } from './currencies.js';
+
+export type EventKind = 'product_update' | 'price_change' | 'stock_change';
+export const EVENT_KINDS: readonly EventKind[] = ['product_update', 'price_change', 'stock_change'];
+
+/** What every event says of its listing, as the listing was right after the change. */
+export interface ListingSnapshot {
+  id: number;
+  uuid: string;
+  title: string;
+  price: string;
+  currency: Currency;
+  priceSgd: string | null;
+  source: string;
+  category: string | null;
+  categoryPath: string[] | null;
+  countryCode: string;
+  inStock: boolean | null;
+  url: string;
+  updatedAt: string;
+}
+
+/** A listing was created or its data changed. */
+export interface ProductUpdate {
+  kind: 'product_update';
+  change: 'created' | 'updated';
+  listing: ListingSnapshot;
+}
+
+/** A listing's price changed within its currency; `changePct` is negative for a drop. */
+export interface PriceChange {
+  kind: 'price_change';
+  listing: ListingSnapshot;
+  oldPrice: string;
+  newPrice: string;
+  oldPriceSgd: string | null;
+  changePct: number;
+}
+
+/** A listing's stock flag or level changed. */
+export interface StockChange {
+  kind: 'stock_change';
+  listing: ListingSnapshot;
+  oldInStock: boolean | null;
+  newInStock: boolean | null;
+  oldStockLevel: string | null;
+  newStockLevel: string | null;
+}
+
+export type CatalogChange = ProductUpdate | PriceChange | StockChange;
+
+/** A change as the event log holds it: ids increase in commit order. */
+export interface CatalogEvent {
+  id: number;
+  listingId: number;
+  createdAt: string;
+  change: CatalogChange;
+}
