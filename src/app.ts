@@ -1,17 +1,22 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from './container.js';
-import { surfaceConstraint } from './api/dispatch.js';
+import { surfaceOfRequest, surfaceConstraint } from './api/dispatch.js';
+import { v1Errors } from './api/envelopes.js';
+import { registerSurface, type SurfaceUnit } from './api/surface-unit.js';
+import { meta } from './api/meta.js';
+import { v1a } from './api/v1a/index.js';
+import { account } from './api/account/index.js';
 import { installAuth } from './http/auth.js';
-import { installBearerChallenge } from './http/bearer.js';
 import { installCache } from './http/cache.js';
+import { clientErrorHandler } from './http/client-errors.js';
+import { installErrorPresenters } from './http/error-presenter.js';
+import { frameworkErrors, installErrorHandlers, installNotFound } from './http/errors.js';
 import { installRateLimit, installTierGate } from './http/rate-limit.js';
-import { installErrorHandlers } from './http/errors.js';
-import { v1aRoutes } from './api/v1a/routes.js';
-import { rootRoutes } from './api/root.js';
-import { accountRoutes } from './api/account/routes.js';
+import { indexRoutes, RouteIndex } from './http/route-index.js';
+import type { Surface } from './http/surface.js';
 
 export type App = FastifyInstance;
 
@@ -19,16 +24,37 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/** The front doors, in the order their routes are registered. */
+const SURFACES: SurfaceUnit[] = [meta, v1a, account];
+
+/** A path longer than this in one segment is 414; a ref up to 200 characters is validated by its schema. */
+const MAX_PARAM_LENGTH = 1000;
+
+/** The surface of a request no route answers: by its path, and the shared-path rules under /v1. */
+function surfaceOfUnrouted(req: FastifyRequest): Surface {
+  const url = req.raw.url ?? req.url;
+  if (url.startsWith('/v2')) return 'v2';
+  if (url.startsWith('/v1/products') || url.startsWith('/v1/categories')) return surfaceOfRequest(req.raw) === 'B' ? 'v1b' : 'v1a';
+  if (url.startsWith('/v1/auth') || url.startsWith('/v1/oauth') || url.startsWith('/v1/keys') || url.startsWith('/v1/admin')) return 'account';
+  return url.startsWith('/v1') ? 'v1a' : 'meta';
+}
+
 /** Builds the app from a container: plugins and route sets, no listening and no I/O of its own. */
 export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App> {
+  const routes = new RouteIndex({ ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH });
   const app = Fastify({
     logger: opts.logger ?? false,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
     bodyLimit: 64 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true, constraints: { surface: surfaceConstraint as never } },
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH, constraints: { surface: surfaceConstraint as never } },
+    frameworkErrors,
+    clientErrorHandler,
+    // Coerced query values keep their declared types; nothing undeclared is dropped silently.
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  indexRoutes(app, routes);
+  installErrorPresenters(app, v1Errors, surfaceOfUnrouted);
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('X-Request-Id', req.id);
     done(null, payload);
@@ -36,22 +62,21 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Catalog service', version: c.config.version, description: 'Product catalog and price comparison for shopping agents. See README for the shared /v1 path rules.' },
+      info: { title: 'Catalog service', version: c.config.version, description: 'Product catalog and price comparison for shopping agents. See docs/api.md for the shared /v1 path rules.' },
+      tags: [...SURFACES.map((s) => s.tag), { name: 'oauth', description: 'OAuth 2.1 client credentials' }, { name: 'admin', description: 'Tier changes (X-Admin-Secret)' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
       security: [{ bearer: [] }],
     },
   });
   installErrorHandlers(app);
+  installNotFound(app, (path) => routes.allowed(path));
   // The reference pages are public, like /openapi.json: agents read them before they have a key.
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   installAuth(app, c.auth);
   installRateLimit(app, c.quota, c.config.upgradeUrl);
   installTierGate(app);
-  installBearerChallenge(app);
   installCache(app, c.cache);
-  await app.register(rootRoutes(c));
-  await app.register(v1aRoutes(c));
-  await app.register(accountRoutes(c));
-  app.get('/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () => app.swagger());
+  for (const unit of SURFACES) await registerSurface(app, unit, c);
+  app.get('/openapi.json', { config: { auth: false, surface: 'meta' }, schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -14,7 +14,11 @@ import { RedisRateLimiter, requestPathRedis } from './limits/redis.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { CompareService } from './catalog/compare-service.js';
 import { FxService } from './catalog/fx-service.js';
+import { ExportService } from './catalog/export-service.js';
 import { HistoryService } from './catalog/history-service.js';
+import { IdResolver } from './catalog/id-resolver.js';
+import { ListingViews } from './catalog/listing-views.js';
+import { ProductService } from './catalog/product-service.js';
 import { IngestService } from './catalog/ingest.js';
 import { IndexedSearch } from './catalog/search-index/indexed-search.js';
 import { sqlitePath, type Config } from './config.js';
@@ -39,8 +43,12 @@ export interface Container {
   registration: RegistrationService;
   oauth: OAuthService;
   catalog: CatalogService;
+  /** Listing views: group sizes, conversions and time-based signals resolved for presenters. */
+  views: ListingViews;
+  products: ProductService;
   compare: CompareService;
   history: HistoryService;
+  exports: ExportService;
   ingest: IngestService;
   /** The in-memory search index; null with SEARCH_INDEX=off. Built by `serve`, not by one-shot CLI commands. */
   searchIndex: IndexedSearch | null;
@@ -84,7 +92,8 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
   auth.use(oauth.verifier());
   const now = () => clock.now();
   const searchIndex = config.searchIndex ? new IndexedSearch(store.catalog, store.events, { headEverySearch: store.kind === 'sqlite' }) : null;
-  const catalog = new CatalogService(store.catalog, fx, now, searchIndex);
+  const views = new ListingViews(fx, store.catalog, now);
+  const catalog = new CatalogService(store.catalog, views, now, searchIndex);
   const cache = new ResponseCache();
   const tail = new EventTail(store.events);
   tail.subscribe(() => {
@@ -107,11 +116,13 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
     void bus.publish({ type: 'events' });
   });
   return {
-    config, clock, store, fx, keys, auth, catalog,
+    config, clock, store, fx, keys, auth, catalog, views,
+    products: new ProductService(new IdResolver(store.catalog), views, (l) => catalog.groupMembers(l), now),
+    exports: new ExportService((filter, limit, offset) => catalog.scan(filter, limit, offset)),
     keyEvents, keyAdmin: new KeyAdmin(store.keys, store.accounts, keyEvents, clock), quota, oauth,
     registration: new RegistrationService(keys, store.keys, store.accounts, quota, mailer,
       { perIpPerHour: config.registrationPerIpPerHour, dailyCap: config.registrationDailyCap }, clock),
-    compare: new CompareService(catalog),
+    compare: new CompareService(catalog, views),
     history: new HistoryService(store.catalog, now),
     ingest: new IngestService(writes, () => fx.rates()),
     searchIndex, cache, tail, bus,

@@ -1,17 +1,16 @@
 import type { IncomingMessage } from 'node:http';
+import { isUuid } from '../domain/listing-id.js';
 
 /**
  * Shared /v1 paths -> surface A or B (ARCHITECTURE.md "Shared /v1 paths"). One function decides,
- * used as a Fastify route constraint so each surface keeps its own schema and handler.
+ * used as a Fastify route constraint so each surface keeps its own schema and handler: a route of
+ * a shared path declares `constraints: { surface: 'A' }` (or 'B').
  */
 export type SharedSurface = 'A' | 'B';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const A_SEARCH_PARAMS = ['sort_by', 'price_min', 'price_max', 'platform', 'in_stock', 'include_facets'];
-
-export function isUuid(s: string): boolean {
-  return UUID_RE.test(s);
-}
+/** Sub-paths of /v1/products that are named routes of their own, never a product reference. */
+const NAMED = new Set(['search', 'compare', 'best-price', 'trending', 'export', 'deals', 'bulk-lookup', 'ingest']);
 
 export function surfaceForRequest(path: string, query: URLSearchParams, override: string | undefined): SharedSurface {
   const forced = override?.trim().toUpperCase();
@@ -20,8 +19,27 @@ export function surfaceForRequest(path: string, query: URLSearchParams, override
   if (path === '/v1/products/compare') return query.has('ids') && !query.has('product_id') ? 'B' : 'A';
   if (path === '/v1/categories') return query.has('currency') ? 'B' : 'A';
   const m = /^\/v1\/products\/([^/]+)(\/.*)?$/.exec(path);
-  if (m) return isUuid(decodeURIComponent(m[1])) ? 'B' : 'A';
+  if (m && !NAMED.has(m[1])) {
+    let ref = m[1];
+    try {
+      ref = decodeURIComponent(ref);
+    } catch {
+      // A malformed escape is no UUID.
+    }
+    return isUuid(ref) ? 'B' : 'A';
+  }
   return 'A';
+}
+
+function parts(url: string): { path: string; query: URLSearchParams } {
+  const q = url.indexOf('?');
+  return { path: q < 0 ? url : url.slice(0, q), query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)) };
+}
+
+export function surfaceOfRequest(req: Pick<IncomingMessage, 'url' | 'headers'>): SharedSurface {
+  const { path, query } = parts(req.url ?? '/');
+  const header = req.headers['catalog-surface'];
+  return surfaceForRequest(path, query, typeof header === 'string' ? header : undefined);
 }
 
 export const surfaceConstraint = {
@@ -34,10 +52,7 @@ export const surfaceConstraint = {
     };
   },
   deriveConstraint(req: IncomingMessage): SharedSurface {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const header = req.headers['catalog-surface'];
-    return surfaceForRequest(q < 0 ? url : url.slice(0, q), new URLSearchParams(q < 0 ? '' : url.slice(q + 1)), typeof header === 'string' ? header : undefined);
+    return surfaceOfRequest(req);
   },
   mustMatchWhenDerived: false,
   validate() {},

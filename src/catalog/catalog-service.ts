@@ -1,66 +1,68 @@
 import Big from 'big.js';
 import type { Currency } from '../domain/currencies.js';
-import { DomainError, notFound } from '../domain/errors.js';
 import { highlightTitle } from '../domain/highlight.js';
 import type { Listing } from '../domain/listing.js';
-import { toMinor } from '../domain/money.js';
+import { discountPct } from '../domain/money.js';
 import { slugify } from '../domain/slug.js';
-import type { CatalogStore, GroupStats, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
-import type { FxService } from './fx-service.js';
+import type { CatalogStore, Facets, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
+import type { ListingView, ListingViews } from './listing-views.js';
 import { ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
 
 export interface CategoryNode { name: string; slug: string; path: string[]; count: number; children: CategoryNode[] }
 
-const CATEGORY_TTL_MS = 30_000;
+export interface SearchPage {
+  items: ListingView[];
+  total: number;
+  facets?: Facets;
+  /** Matched title with <em> markup, by listing id, when highlights were asked for a text query. */
+  highlights?: Record<number, string>;
+}
 
-/** Search, detail, listing, categories, deals and trending over the store; no HTTP, no wire shapes. */
+export interface ListingPage {
+  items: ListingView[];
+  total: number;
+  /** Where the next page starts; null at the end. */
+  next: PageCursor | null;
+}
+
+export interface Deal {
+  view: ListingView;
+  /** The price the discount is measured against (see `deals`). */
+  referencePrice: string | null;
+  discountPct: number;
+}
+
+const CATEGORY_TTL_MS = 30_000;
+/** The window trending looks back over. */
+export const TRENDING_WINDOW_DAYS = 7;
+
+/** Search, listing pages, best price, trending, deals and categories over the store; no HTTP, no wire shapes. */
 export class CatalogService {
   private categoryCache: { at: number; tree: CategoryNode[] } | null = null;
   private readonly listings: ReadCache<Listing>;
-  private readonly groups: ReadCache<GroupStats>;
 
   constructor(
     private readonly store: CatalogStore,
-    private readonly fx: FxService,
+    private readonly views: ListingViews,
     private readonly now: () => Date,
     private readonly index: IndexedSearch | null = null,
   ) {
     this.listings = new ReadCache(now);
-    this.groups = new ReadCache(now);
   }
 
-  /** A price bound in `currency` as SGD cents, the unit the store filters on; exact until the final rounding. */
-  boundToSgdMinor(amount: number | string | undefined, currency: Currency = 'SGD'): number | undefined {
-    if (amount === undefined) return undefined;
-    return toMinor(this.fx.convert(new Big(amount), currency, 'SGD'), 'SGD');
-  }
-
-  checkRange(min: number | undefined, max: number | undefined, names: [string, string], code: 'INVALID_PRICE_RANGE' | 'VALIDATION_ERROR' = 'VALIDATION_ERROR'): void {
-    if (min === undefined || max === undefined || min <= max) return;
-    const message = `${names[0]} (${min}) must not be greater than ${names[1]} (${max})`;
-    if (code === 'INVALID_PRICE_RANGE') throw new DomainError('INVALID_PRICE_RANGE', message, { [names[0]]: min, [names[1]]: max });
-    throw new DomainError('VALIDATION_ERROR', message, undefined, [{ loc: ['query', names[0]], msg: message, type: 'value_error' }]);
-  }
-
-  async search(q: SearchQuery, highlight = false): Promise<SearchResult> {
-    const result = await this.find(q);
-    if (highlight && q.text) {
-      result.highlights = Object.fromEntries(result.listings.map((l) => [l.id, highlightTitle(l.title, q.text!)]));
-    }
-    return result;
-  }
-
-  async get(id: number): Promise<Listing> {
-    const l = await this.store.getById(id);
-    if (!l) throw notFound(`product ${id}`, { product_id: id });
-    return l;
+  async search(q: SearchQuery, opts: { currency?: Currency; highlight?: boolean } = {}): Promise<SearchPage> {
+    const r = await this.find(q);
+    const page: SearchPage = { items: await this.views.of(r.listings, { currency: opts.currency }), total: r.total, facets: r.facets };
+    if (opts.highlight && q.text) page.highlights = Object.fromEntries(r.listings.map((l) => [l.id, highlightTitle(l.title, q.text!)]));
+    return page;
   }
 
   async findById(id: number): Promise<Listing | null> {
     return this.store.getById(id);
   }
 
+  /** Every listing with this SKU (one per platform that uses it), most recently updated first. */
   async findBySku(sku: string): Promise<Listing[]> {
     return this.store.getBySku(sku);
   }
@@ -73,30 +75,36 @@ export class CatalogService {
     return this.store.groupMembers(l.groupId);
   }
 
-  async groupStats(listings: Listing[]): Promise<Map<number, GroupStats>> {
-    return this.groups.getMany([...new Set(listings.map((l) => l.groupId))], (ids) => this.store.groupStats(ids));
+  /** A page of listings in a stable order; `cursor` continues where the last page ended. */
+  async page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number, currency?: Currency): Promise<ListingPage> {
+    const p = await this.store.page(filter, sort, cursor, limit, offset);
+    return { items: await this.views.of(p.listings, { currency }), total: p.total, next: p.next };
   }
 
-  async page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number) {
-    return this.store.page(filter, sort, cursor, limit, offset);
-  }
-
-  /** The cheapest listing matching a query; 404 when nothing matches. */
-  async bestPrice(text: string, filter: ListingFilter): Promise<Listing> {
+  /** The cheapest listing matching a query; null when nothing matches. */
+  async bestPrice(text: string, filter: ListingFilter): Promise<ListingView | null> {
     const r = await this.find({ text, filter, sort: 'price_asc', limit: 1, offset: 0 });
-    if (!r.listings.length) throw notFound(`no product matching "${text}"`, { q: text });
-    return r.listings[0];
+    return r.listings.length ? this.views.one(r.listings[0]) : null;
   }
 
-  /** Recently updated products: changed within the last 7 days, newest first. */
-  async trending(filter: ListingFilter, limit: number) {
-    const since = new Date(this.now().getTime() - 7 * 86400_000).toISOString();
-    return this.find({ filter: { ...filter, checkedSince: since }, sort: 'newest', limit, offset: 0 });
+  /** Recently updated products: changed within the window, newest first. */
+  async trending(filter: ListingFilter, limit: number): Promise<{ items: ListingView[]; total: number }> {
+    const since = new Date(this.now().getTime() - TRENDING_WINDOW_DAYS * 86400_000).toISOString();
+    const r = await this.find({ filter: { ...filter, checkedSince: since }, sort: 'newest', limit, offset: 0 });
+    return { items: await this.views.of(r.listings), total: r.total };
   }
 
   /** Listings priced at least `minPct` below the median of their own last 90 days, biggest drop first. */
-  async deals(filter: ListingFilter, minPct: number, limit: number, offset: number) {
-    return this.find({ filter: { ...filter, minHistoryDiscountPct: minPct }, sort: 'deal_desc', limit, offset });
+  async deals(filter: ListingFilter, minPct: number, limit: number, offset: number): Promise<{ items: Deal[]; total: number }> {
+    const r = await this.find({ filter: { ...filter, minHistoryDiscountPct: minPct }, sort: 'deal_desc', limit, offset });
+    const views = await this.views.of(r.listings);
+    return {
+      total: r.total,
+      items: views.map((view) => {
+        const ref = view.listing.referencePrice;
+        return { view, referencePrice: ref, discountPct: discountPct(new Big(view.listing.price), ref ? new Big(ref) : null) };
+      }),
+    };
   }
 
   /** The in-memory index when it can answer (built, and holding every filter asked), else the store. */
@@ -108,7 +116,8 @@ export class CatalogService {
     return { listings, total: hit.total, facets: hit.facets };
   }
 
-  scan(filter: ListingFilter, limit: number, offset: number) {
+  /** Listings in id order, read in chunks, never all at once. */
+  scan(filter: ListingFilter, limit: number, offset: number): AsyncIterable<Listing> {
     return this.store.scan(filter, limit, offset);
   }
 
@@ -139,6 +148,6 @@ export class CatalogService {
   invalidate(): void {
     this.categoryCache = null;
     this.listings.clear();
-    this.groups.clear();
+    this.views.invalidate();
   }
 }

@@ -2,8 +2,8 @@ import Big from 'big.js';
 import { profileOfListing } from '../domain/listing-profile.js';
 import { compareProfiles, type MatchClass, type MatchEvidence } from '../domain/matching/index.js';
 import type { Listing } from '../domain/listing.js';
-import { DomainError } from '../domain/errors.js';
-import type { CatalogService } from './catalog-service.js';
+import type { Currency } from '../domain/currencies.js';
+import type { ListingView, ListingViews } from './listing-views.js';
 
 export interface CompareMatch {
   listing: Listing;
@@ -12,26 +12,50 @@ export interface CompareMatch {
   evidence: MatchEvidence;
 }
 
+/** A match as presenters show it. */
+export interface MatchView extends Omit<CompareMatch, 'listing'> {
+  view: ListingView;
+  /** Listed at a price of zero (spec 2.5 zero_price). */
+  zeroPrice: boolean;
+}
+
 export interface Highlights {
   cheapest: Listing | null;
   bestRated: Listing | null;
   fastestShipping: Listing | null;
 }
 
-export interface FieldDiff { field: string; values: unknown[]; allIdentical: boolean }
+/** One listing's cross-platform matches, cheapest first, and what stands out among them. */
+export interface Comparison {
+  source: Listing;
+  matches: MatchView[];
+  highlights: Highlights;
+}
 
-export interface DiffResult {
-  products: Array<{ listing: Listing; priceRank: number }>;
+/** Fields a diff lays side by side, by their domain names. */
+export const DIFF_FIELDS = [
+  'title', 'brand', 'source', 'price', 'currency', 'priceSgd', 'category', 'rating', 'reviewCount', 'inStock', 'stockLevel',
+  'shippingDays', 'gtin', 'region', 'specs',
+] as const satisfies ReadonlyArray<keyof Listing>;
+export type DiffField = (typeof DIFF_FIELDS)[number];
+
+export interface FieldDiff { field: DiffField; values: unknown[]; allIdentical: boolean }
+
+export interface Diff {
+  products: Array<{ view: ListingView; priceRank: number }>;
   fieldDiffs: FieldDiff[];
-  identicalFields: string[];
+  identicalFields: DiffField[];
   cheapestId: number;
   mostExpensiveId: number;
   /** In SGD, exact. */
   priceSpread: Big;
   priceSpreadPct: number;
+  /** The listings share one image URL: the only image evidence there is (images are not fetched). */
+  sameImageUrl: boolean;
 }
 
-const profileOf = profileOfListing;
+export interface PriceBounds { minSgdMinor?: number; maxSgdMinor?: number }
+
 const sgd = (l: Listing) => (l.priceSgd === null ? null : new Big(l.priceSgd));
 
 /** Price order with listings whose price is unknown last. */
@@ -47,20 +71,45 @@ export function byPrice(a: Listing, b: Listing): number {
  * scored against it with evidence. Only `exact` members count unless other classes are asked for.
  */
 export class CompareService {
-  constructor(private readonly catalog: CatalogService) {}
+  constructor(
+    private readonly catalog: { groupMembers(l: Listing): Promise<Listing[]>; getMany(ids: number[]): Promise<Listing[]> },
+    private readonly views: ListingViews,
+  ) {}
 
-  async matchesFor(source: Listing, opts: { classes?: MatchClass[]; minSgdMinor?: number; maxSgdMinor?: number } = {}): Promise<CompareMatch[]> {
+  async matchesFor(source: Listing, opts: { classes?: MatchClass[] } & PriceBounds = {}): Promise<CompareMatch[]> {
     const classes = opts.classes ?? ['exact'];
     const members = (await this.catalog.groupMembers(source)).filter((m) => m.id !== source.id);
-    const p = profileOf(source);
+    const p = profileOfListing(source);
     const matches = members.map((m) => {
-      const r = compareProfiles(p, profileOf(m));
+      const r = compareProfiles(p, profileOfListing(m));
       return { listing: m, matchScore: r.score, matchClass: r.matchClass, evidence: r.evidence };
     });
     return matches
       .filter((m) => classes.includes(m.matchClass) || (m.matchClass === 'different' && classes.includes('exact')))
       .filter((m) => inRange(m.listing, opts.minSgdMinor, opts.maxSgdMinor))
       .sort((a, b) => byPrice(a.listing, b.listing));
+  }
+
+  /** A listing's matches within the bounds, presented in `currency` when asked, with highlights. */
+  async comparison(source: Listing, bounds: PriceBounds = {}, currency?: Currency): Promise<Comparison> {
+    const matches = await this.matchesFor(source, bounds);
+    const views = await this.views.of(matches.map((m) => m.listing), { currency });
+    return {
+      source,
+      matches: matches.map((m, i) => ({
+        view: views[i], matchScore: m.matchScore, matchClass: m.matchClass, evidence: m.evidence, zeroPrice: new Big(m.listing.price).eq(0),
+      })),
+      highlights: this.highlights(matches.map((m) => m.listing)),
+    };
+  }
+
+  /** Comparisons of several listings by id; ids no listing has are listed, not dropped. */
+  async compareMany(ids: number[], bounds: PriceBounds = {}): Promise<{ comparisons: Comparison[]; notFound: number[] }> {
+    const found = await this.catalog.getMany([...new Set(ids)]);
+    const comparisons: Comparison[] = [];
+    for (const l of found) comparisons.push(await this.comparison(l, bounds));
+    const known = new Set(found.map((l) => l.id));
+    return { comparisons, notFound: ids.filter((id) => !known.has(id)) };
   }
 
   highlights(listings: Listing[]): Highlights {
@@ -74,29 +123,37 @@ export class CompareService {
     };
   }
 
-  /** Side-by-side field differences of 2+ listings (compare diff, compare matrix). */
-  diff(listings: Listing[], fields: Array<{ name: string; get: (l: Listing) => unknown }>): DiffResult {
-    if (listings.length < 2) throw new DomainError('VALIDATION_ERROR', 'at least 2 products are needed', undefined, [{ loc: ['body', 'product_ids'], msg: 'at least 2 known products are needed', type: 'too_short' }]);
+  /** Side-by-side field differences of the listings `ids` name; null when fewer than 2 of them exist. */
+  async diff(ids: number[]): Promise<{ diff: Diff | null; notFound: number[] }> {
+    const listings = await this.catalog.getMany([...new Set(ids)]);
+    const known = new Set(listings.map((l) => l.id));
+    const notFound = ids.filter((id) => !known.has(id));
+    if (listings.length < 2) return { diff: null, notFound };
     const ranked = [...listings].sort(byPrice);
     const rank = new Map(ranked.map((l, i) => [l.id, i + 1]));
-    const fieldDiffs = fields.map(({ name, get }) => {
-      const values = listings.map(get);
+    const fieldDiffs = DIFF_FIELDS.map((field) => {
+      const values = listings.map((l) => l[field]);
       const first = JSON.stringify(values[0] ?? null);
-      return { field: name, values, allIdentical: values.every((v) => JSON.stringify(v ?? null) === first) };
+      return { field, values, allIdentical: values.every((v) => JSON.stringify(v ?? null) === first) };
     });
     const cheapest = ranked[0];
     const dearest = ranked[ranked.length - 1];
     const lo = sgd(cheapest) ?? new Big(0);
     const hi = sgd(dearest) ?? lo;
     const spread = hi.minus(lo);
+    const views = await this.views.of(listings);
     return {
-      products: listings.map((l) => ({ listing: l, priceRank: rank.get(l.id)! })),
-      fieldDiffs: fieldDiffs.filter((f) => !f.allIdentical),
-      identicalFields: fieldDiffs.filter((f) => f.allIdentical).map((f) => f.field),
-      cheapestId: cheapest.id,
-      mostExpensiveId: dearest.id,
-      priceSpread: spread,
-      priceSpreadPct: lo.eq(0) ? 0 : Number(spread.div(lo).times(100).round(2).toFixed(2)),
+      notFound,
+      diff: {
+        products: views.map((view) => ({ view, priceRank: rank.get(view.listing.id)! })),
+        fieldDiffs: fieldDiffs.filter((f) => !f.allIdentical),
+        identicalFields: fieldDiffs.filter((f) => f.allIdentical).map((f) => f.field),
+        cheapestId: cheapest.id,
+        mostExpensiveId: dearest.id,
+        priceSpread: spread,
+        priceSpreadPct: lo.eq(0) ? 0 : Number(spread.div(lo).times(100).round(2).toFixed(2)),
+        sameImageUrl: new Set(listings.map((l) => l.imageUrl)).size === 1,
+      },
     };
   }
 }

@@ -11,3 +11,16 @@ export function listingUuid(source: string, sku: string): string {
   const variant = VARIANT[parseInt(x[16], 16) & 3];
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-5${x.slice(13, 16)}-${variant}${x.slice(17, 20)}-${x.slice(20, 32)}`;
 }
+
+const INTEGER = /^\d{1,15}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A listing UUID in any letter case. */
+export function isUuid(ref: string): boolean {
+  return UUID.test(ref);
+}
+
+/** An integer listing id as text (at most 15 digits: exact as a JavaScript number). */
+export function isIntegerId(ref: string): boolean {
+  return INTEGER.test(ref);
+}

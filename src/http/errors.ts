@@ -1,75 +1,90 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, ERROR_STATUS, type ErrorCode, type FieldProblem } from '../domain/errors.js';
-import type { Surface } from './surface.js';
+import { DomainError, type ErrorCode } from '../domain/errors.js';
+import { bearerChallenge } from './bearer.js';
+import { presenterFor } from './error-presenter.js';
+import { ERROR_STATUS } from './error-status.js';
+import { RequestValidationError, type FieldProblem } from './request-error.js';
 import { WireError } from './wire-error.js';
 
 export const DOC_URL = '/docs';
 
-function surfaceOf(req: FastifyRequest): Surface {
-  return req.routeOptions.config?.surface ?? (req.url.startsWith('/v2') ? 'v2' : 'v1a');
-}
+const PART: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header', body: 'body' };
+
+const TYPES: Record<string, string> = {
+  maxLength: 'string_too_long', minLength: 'string_too_short', maximum: 'less_than_equal', minimum: 'greater_than_equal',
+  exclusiveMaximum: 'less_than', exclusiveMinimum: 'greater_than', maxItems: 'too_long', minItems: 'too_short',
+  type: 'type_error', const: 'enum',
+  additionalProperties: 'extra_forbidden', required: 'missing',
+};
 
 /** Ajv errors -> `{loc, msg, type}` with the part of the request and the field named. */
 export function problemsOf(err: FastifyError): FieldProblem[] {
-  const part = ({ querystring: 'query', params: 'path', headers: 'header' } as Record<string, string>)[err.validationContext ?? ''] ?? err.validationContext ?? 'body';
+  const part = PART[err.validationContext ?? ''] ?? err.validationContext ?? 'body';
   return (err.validation ?? []).map((v) => {
     const path = v.instancePath.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-    const missing = (v.params as { missingProperty?: string }).missingProperty;
-    const extra = (v.params as { additionalProperty?: string }).additionalProperty;
+    const params = v.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[]; allowedValue?: unknown; suggestion?: string };
+    const missing = params.missingProperty;
+    const extra = params.additionalProperty;
     const loc = [part, ...path, ...(missing ? [missing] : []), ...(extra ? [extra] : [])];
-    const type = missing ? 'missing' : v.keyword === 'maxLength' ? 'string_too_long' : v.keyword === 'minLength' ? 'string_too_short'
-      : v.keyword === 'maximum' ? 'less_than_equal' : v.keyword === 'minimum' ? 'greater_than_equal'
-        : v.keyword === 'maxItems' ? 'too_long' : v.keyword === 'minItems' ? 'too_short' : v.keyword === 'type' ? 'type_error' : v.keyword;
     const field = loc.slice(1).join('.') || part;
-    const msg = missing ? `${field} is required` : extra ? `${field} is not a known field` : `${field} ${v.message ?? 'is invalid'}`;
-    return { loc, msg, type };
+    let msg: string;
+    if (missing) msg = `${field} is required`;
+    else if (extra) msg = `${field} is not a known ${part === 'query' ? 'parameter' : 'field'}${params.suggestion ? `; did you mean ${params.suggestion}?` : ''}`;
+    else if (params.allowedValues) msg = `${field} must be one of: ${params.allowedValues.join(', ')}`;
+    else msg = `${field} ${v.message ?? 'is invalid'}`;
+    return { loc, msg, type: TYPES[v.keyword] ?? v.keyword };
   });
 }
 
-/** The body of an error in the envelope of the surface that was asked. */
-export function envelope(surface: Surface, code: ErrorCode, message: string, details?: Record<string, unknown>, problems?: FieldProblem[]) {
-  if (code === 'VALIDATION_ERROR' && problems?.length) {
-    if (surface === 'v1a' || surface === 'v1b') return { detail: problems };
-    return {
-      error: {
-        code, message,
-        details: { errors: problems.map((p) => ({ field: p.loc.slice(1).join('.') || String(p.loc[0]), message: p.msg, type: p.type })) },
-        doc_url: DOC_URL,
-      },
-    };
+/** Fastify's and the router's own errors, as codes of ours: each answered in the surface's envelope. */
+function frameworkError(err: FastifyError): { code: ErrorCode; message: string } | null {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY': return { code: 'BAD_REQUEST', message: 'the body is not valid JSON' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return { code: 'BAD_REQUEST', message: 'the body is empty; send a JSON document' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return { code: 'PAYLOAD_TOO_LARGE', message: 'the body is larger than this endpoint takes' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported content type; send application/json' }
+        : { code: 'BAD_REQUEST', message: 'the Content-Length does not match the body' };
+    case 'FST_ERR_BAD_URL': return { code: 'BAD_REQUEST', message: 'the URL is malformed' };
+    case 'FST_ERR_CTP_INVALID_TYPE': return { code: 'BAD_REQUEST', message: 'the Content-Type header is malformed' };
   }
-  return { error: { code, message, ...(details ? { details } : {}), doc_url: DOC_URL } };
+  const status = err.statusCode ?? 500;
+  if (status === 413) return { code: 'PAYLOAD_TOO_LARGE', message: 'the body is larger than this endpoint takes' };
+  if (status === 415) return { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'unsupported content type; send application/json' };
+  if (status === 414) return { code: 'URI_TOO_LONG', message: 'the URL is too long' };
+  if (status >= 400 && status < 500) return { code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', message: 'bad request' };
+  return null;
 }
 
-export function sendDomainError(req: FastifyRequest, reply: FastifyReply, err: DomainError) {
-  return reply.status(err.status).send(envelope(surfaceOf(req), err.code, err.message, err.details, err.problems));
+export function sendError(req: FastifyRequest, reply: FastifyReply, code: ErrorCode, message: string, details?: Record<string, unknown>) {
+  const challenge = bearerChallenge(code, req);
+  if (challenge) reply.header('WWW-Authenticate', challenge);
+  return reply.status(ERROR_STATUS[code]).send(presenterFor(req).error(code, message, details));
+}
+
+/** Where a fault happened, without the stack: the first frame's file and line. */
+function whereOf(err: Error): string | undefined {
+  const frame = err.stack?.split('\n').find((l) => l.trimStart().startsWith('at '));
+  return frame?.trim().replace(/^at /, '').slice(0, 200);
 }
 
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof WireError) return reply.status(err.status).send(err.body);
-    if (err instanceof DomainError) return sendDomainError(req, reply, err);
-    if (err.validation) {
-      const problems = problemsOf(err);
-      return reply.status(422).send(envelope(surfaceOf(req), 'VALIDATION_ERROR', problems[0]?.msg ?? 'invalid request', undefined, problems));
-    }
-    const status = err.statusCode ?? 500;
-    if (status === 413) return reply.status(413).send(envelope(surfaceOf(req), 'PAYLOAD_TOO_LARGE', 'request body too large'));
-    if (status === 415 || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.status(415).send(envelope(surfaceOf(req), 'BAD_REQUEST', 'unsupported content type; send application/json'));
-    if (status >= 400 && status < 500) {
-      const code: ErrorCode = status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST';
-      // Fastify's own 4xx messages (bad JSON, empty body) are safe to pass on; nothing else is.
-      return reply.status(status).send(envelope(surfaceOf(req), code, err.code?.startsWith('FST_') ? err.message : 'bad request'));
-    }
+    if (err instanceof DomainError) return sendError(req, reply, err.code, err.message, err.details);
+    if (err instanceof RequestValidationError) return reply.status(422).send(presenterFor(req).validation(err.problems));
+    if (err.validation) return reply.status(422).send(presenterFor(req).validation(problemsOf(err)));
+    const known = frameworkError(err);
+    if (known) return sendError(req, reply, known.code, known.message);
     if (isUnavailable(err)) {
       req.log.warn({ err: { code: err.code, message: err.message } }, 'dependency unavailable');
-      return reply.status(503).header('Retry-After', '5').send(envelope(surfaceOf(req), 'SERVICE_UNAVAILABLE', 'the service is temporarily unavailable; retry shortly'));
+      reply.header('Retry-After', '5');
+      return sendError(req, reply, 'SERVICE_UNAVAILABLE', 'the service is temporarily unavailable; retry shortly');
     }
-    req.log.error({ err }, 'unhandled error');
-    return reply.status(500).send(envelope(surfaceOf(req), 'INTERNAL_ERROR', 'internal server error'));
-  });
-  app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send(envelope(surfaceOf(req), 'NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0]}`));
+    req.log.error({ err: { type: err.name, code: err.code, message: err.message, at: whereOf(err) } }, 'unhandled error');
+    return sendError(req, reply, 'INTERNAL_ERROR', 'internal server error');
   });
 }
 
@@ -85,4 +100,21 @@ export function isUnavailable(err: { code?: string; message?: string }): boolean
   return (!!err.code && UNAVAILABLE_CODES.has(err.code)) || UNAVAILABLE_MESSAGES.test(err.message ?? '');
 }
 
-export { ERROR_STATUS };
+/** 404 for a path no route has; 405 with `Allow` for a known path asked with another method. */
+export function installNotFound(app: FastifyInstance, allowed: (path: string) => string[]): void {
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const methods = allowed(path);
+    if (methods.length) {
+      reply.header('Allow', methods.join(', '));
+      return sendError(req, reply, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}; use ${methods.join(', ')}`, { allowed: methods });
+    }
+    return sendError(req, reply, 'NOT_FOUND', `no route for ${req.method} ${path}`);
+  });
+}
+
+/** Router errors (a malformed or over-long URL) in the surface's envelope. */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(req, reply, 'URI_TOO_LONG', 'a path segment is too long');
+  return sendError(req, reply, 'BAD_REQUEST', 'the URL is malformed');
+}

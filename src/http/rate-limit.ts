@@ -3,7 +3,7 @@ import type { QuotaService, WindowState } from '../accounts/quota.js';
 import { tierAtLeast } from '../domain/tier.js';
 import { DomainError } from '../domain/errors.js';
 import type { Tier } from '../domain/tier.js';
-import { DOC_URL } from './errors.js';
+import { presenterFor } from './error-presenter.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,21 +29,14 @@ export function setLimitHeaders(reply: FastifyReply, minute: WindowState, day: W
   reply.header('RateLimit-Policy', policy.join(', ')).header('RateLimit', current.join(', '));
 }
 
-/** The per-minute 429 of spec 7.1/7.3; also used for the registration throttles. */
+/** The per-minute 429 of spec 7.1/7.3, in the envelope of the request's surface; also the registration throttles. */
 export function sendRateLimited(reply: FastifyReply, w: WindowState, message: string) {
-  return reply.status(429).header('Retry-After', String(w.retryAfter)).send({
-    error: { code: 'RATE_LIMIT_EXCEEDED', message, doc_url: DOC_URL },
-    rate_limit: { retry_after: w.retryAfter, limit: w.limit, remaining: w.remaining, reset_at: w.resetAt.toISOString() },
-  });
+  return reply.status(429).header('Retry-After', String(w.retryAfter)).send(presenterFor(reply.request).rateLimited(w, message));
 }
 
 export function sendDailyLimited(reply: FastifyReply, w: WindowState, upgradeUrl: string) {
-  return reply.status(429).header('Retry-After', String(w.retryAfter)).send({
-    error: 'daily_limit_exceeded',
-    message: `Daily quota of ${w.limit} requests used up; it resets at midnight UTC. Upgrade for more.`,
-    upgrade_url: upgradeUrl,
-    reset_at: w.resetAt.toISOString(),
-  });
+  const message = `Daily quota of ${w.limit} requests used up; it resets at midnight UTC. Upgrade for more.`;
+  return reply.status(429).header('Retry-After', String(w.retryAfter)).send(presenterFor(reply.request).dailyLimited(w, message, upgradeUrl));
 }
 
 /**

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { createContainer, type Container } from '../../src/container.js';
 import type { Tier } from '../../src/domain/tier.js';
 import { FakeClock } from '../helpers/clock.js';
+import { checkResponseContracts } from '../helpers/contract.js';
 
 export class CapturingMailer implements Mailer {
   readonly sent: MailMessage[] = [];
@@ -44,6 +45,7 @@ export async function accountsHarness(
   const mailer = new CapturingMailer();
   const c = await createContainer(loadConfig({ DATABASE_URL: 'sqlite::memory:', CATALOG_DEMO: 'off', ...env }), { clock, mailer });
   const app = await buildApp(c);
+  checkResponseContracts(app);
   opts.routes?.(app);
   await app.ready();
   return {

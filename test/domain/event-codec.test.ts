@@ -15,7 +15,7 @@ const change: fc.Arbitrary<CatalogChange> = fc.oneof(
   fc.record({ kind: fc.constant('product_update' as const), change: fc.constantFrom('created' as const, 'updated' as const), listing: snapshot }),
   fc.record({
     kind: fc.constant('price_change' as const), listing: snapshot, oldPrice: fc.constantFrom('10.00', '9.99'), newPrice: fc.constantFrom('8.00', '11.00'),
-    oldPriceSgd: fc.option(fc.constant('10.00')), changePct: fc.double({ min: -100, max: 1000, noNaN: true }),
+    oldPriceSgd: fc.option(fc.constant('10.00')), changePct: fc.double({ min: -100, max: 1000, noNaN: true }).map((x) => x + 0),
   }),
   fc.record({
     kind: fc.constant('stock_change' as const), listing: snapshot, oldInStock: fc.constantFrom(true, false, null), newInStock: fc.constantFrom(true, false, null),

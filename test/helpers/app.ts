@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config.js';
 import { createContainer, type Container } from '../../src/container.js';
 import type { Tier } from '../../src/domain/tier.js';
 import { FakeClock } from './clock.js';
+import { checkResponseContracts } from './contract.js';
 
 export interface Harness {
   app: App;
@@ -19,6 +20,7 @@ export async function makeHarness(env: Record<string, string> = {}, clock = new 
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', CATALOG_DEMO: 'off', ...env });
   const c = await createContainer(config, { clock });
   const app = await buildApp(c);
+  checkResponseContracts(app);
   await app.ready();
   await c.searchIndex?.build();
   const { Readable } = await import('node:stream');

@@ -28,7 +28,7 @@ describe('GET /v1/products (listing)', () => {
         added = true;
       }
       if (!body.meta.next_cursor) break;
-      url = `/v1/products?limit=2&sort_by=price_asc&cursor=${body.meta.next_cursor}&nocache=${seen.length}`;
+      url = `/v1/products?limit=2&sort_by=price_asc&cursor=${body.meta.next_cursor}&_nocache=${seen.length}`;
     }
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.length).toBe(CATALOG.length);
@@ -55,16 +55,16 @@ describe('GET /v1/products (listing)', () => {
   });
 
   it('is cached server-side for 600 s, keyed on the full query', async () => {
-    const a = await get('/v1/products?limit=3&x=1');
+    const a = await get('/v1/products?limit=3&_x=1');
     expect(a.headers['cache-control']).toBe('private, max-age=600');
     expect(a.headers['x-cache']).toBe('MISS');
-    const hit = await get('/v1/products?limit=3&x=1');
+    const hit = await get('/v1/products?limit=3&_x=1');
     expect(hit.headers['x-cache']).toBe('HIT');
     expect(hit.body).toBe(a.body);
     expect(hit.headers['content-type']).toBe(a.headers['content-type']);
     expect(hit.headers['content-length']).toBe(a.headers['content-length']);
-    expect((await get('/v1/products?limit=3&x=1')).body).toBe(a.body);
-    expect((await get('/v1/products?limit=3&x=2')).headers['x-cache']).toBe('MISS');
+    expect((await get('/v1/products?limit=3&_x=1')).body).toBe(a.body);
+    expect((await get('/v1/products?limit=3&_x=2')).headers['x-cache']).toBe('MISS');
   });
 });
 
@@ -85,8 +85,8 @@ describe('GET /v1/products/{id} and /{sku}', () => {
   });
 
   it('a SKU detail product is the record of its id, group size included', async () => {
-    const sku = (await get('/v1/products/SG-A55?v=1')).json();
-    const byId = (await get(`/v1/products/${sku.product.id}?v=1`)).json();
+    const sku = (await get('/v1/products/SG-A55?_v=1')).json();
+    const byId = (await get(`/v1/products/${sku.product.id}?_v=1`)).json();
     const { has_variants: _, ...product } = sku.product;
     expect(product).toEqual(byId);
     expect(product.competitor_count).toBe(sku.meta.total_merchants - 1);
@@ -106,7 +106,7 @@ describe('GET /v1/products/{id} and /{sku}', () => {
   it('very stale data marks the listing unavailable', async () => {
     h.clock.advance(31 * 86400_000);
     const [l] = await h.c.catalog.findBySku('SG-CASE');
-    const body = (await get(`/v1/products/${l.id}?stale=1`)).json();
+    const body = (await get(`/v1/products/${l.id}?_stale=1`)).json();
     expect(body).toMatchObject({ is_available: false, data_freshness: 'very_stale', availability_prediction: 'unknown' });
     h.clock.advance(-31 * 86400_000);
   });

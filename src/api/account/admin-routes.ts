@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { hashSecret, sameHash } from '../../accounts/api-key.js';
 import type { Container } from '../../container.js';
-import { DomainError, notFound } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors.js';
 import { SetTierBody, SetTierParams } from './schemas.js';
 
 /** The admin secret from `X-Admin-Secret`, compared in constant time; no secret configured = admin API off (403). */
@@ -25,7 +25,7 @@ export function adminRoutes(c: Container): FastifyPluginAsync {
     }, async (req) => {
       const r = await c.keyAdmin.setTier(req.params.key, req.body.tier);
       if (!r.ok && r.reason === 'ambiguous') throw new DomainError('CONFLICT', 'More than one active key has this prefix; use the key id.');
-      if (!r.ok) throw notFound('active key', { key: req.params.key });
+      if (!r.ok) throw new DomainError('NOT_FOUND', 'active key not found', { key: req.params.key });
       return {
         key_id: r.key.id, prefix: r.key.prefix, tier: r.key.tier, pending_tier: r.key.pendingTier, pending_tier_at: r.key.pendingTierAt,
         effective: r.effective, effective_at: r.at,

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.js';
-import { DomainError, validationError } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors.js';
+import { invalidInput } from '../../http/request-error.js';
 import { sendRateLimited } from '../../http/rate-limit.js';
 import { baseUrl } from './base-url.js';
 import { MeResponse, RegisterBody, RegisterQuery, RegisterResponse, RotateResponse, VerifyQuery } from './schemas.js';
@@ -20,7 +21,7 @@ export function authRoutes(c: Container): FastifyPluginAsync {
       const { agent_name: agentName, email } = req.body;
       const verify = req.query.verify ?? email !== undefined;
       const r = await c.registration.register(req.ip, { agentName, email, verify }, (t) => `${baseUrl(c.config, req)}/v1/auth/verify?token=${t}`);
-      if (!r.ok && r.reason === 'email_required') throw validationError(['body', 'email'], 'email is required to verify; pass verify=false to skip verification', 'missing');
+      if (!r.ok && r.reason === 'email_required') throw invalidInput(['body', 'email'], 'email is required to verify; pass verify=false to skip verification', 'missing');
       if (!r.ok) return sendRateLimited(reply, r.throttle, `Too many registrations; retry after ${r.throttle.retryAfter} s.`);
       const limits = c.quota.limitsOf(r.record.tier);
       reply.header('Cache-Control', 'no-store');

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Container } from '../../container.js';
-import { DomainError } from '../../domain/errors.js';
+import { invalidInput } from '../../http/request-error.js';
 
 /**
  * POST /v1/ingest/products (pro and enterprise): the body is NDJSON, one ingest record per line,
@@ -22,7 +22,7 @@ export function ingestRoutes(c: Container): FastifyPluginAsync {
       },
     }, async (req) => {
       const text = typeof req.body === 'string' ? req.body : '';
-      if (!text.trim()) throw new DomainError('VALIDATION_ERROR', 'the body is empty; send one JSON record per line', undefined, [{ loc: ['body'], msg: 'the body is empty; send one JSON record per line', type: 'missing' }]);
+      if (!text.trim()) throw invalidInput(['body'], 'the body is empty; send one JSON record per line', 'missing');
       const trimmed = text.trimStart();
       // A JSON array is the same records, one per element: line numbers then count elements.
       let lines: string = text;
@@ -30,7 +30,7 @@ export function ingestRoutes(c: Container): FastifyPluginAsync {
         try {
           lines = (JSON.parse(trimmed) as unknown[]).map((r) => JSON.stringify(r)).join('\n');
         } catch {
-          throw new DomainError('VALIDATION_ERROR', 'the body starts with [ but is not a JSON array', undefined, [{ loc: ['body'], msg: 'not a JSON array', type: 'json_invalid' }]);
+          throw invalidInput(['body'], 'the body starts with [ but is not a JSON array', 'json_invalid');
         }
       }
       const s = await c.ingest.ingestStream(Readable.from([lines]), { now: () => c.clock.now() });

@@ -1,112 +1,76 @@
-import { Readable } from 'node:stream';
-import Big from 'big.js';
-import { discountPct } from '../../domain/money.js';
-import { stringify } from 'csv-stringify';
-import { Type } from 'typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { TRENDING_WINDOW_DAYS } from '../../catalog/catalog-service.js';
+import { EXPORT_COLUMNS } from '../../catalog/export-service.js';
 import type { Container } from '../../container.js';
-import type { Listing } from '../../domain/listing.js';
-import type { CategoryNode } from '../../catalog/catalog-service.js';
-import { Limit, Offset, Price } from './schemas.js';
-import { clean, priceBounds } from './params.js';
-import { contextFor, presentProduct } from './present.js';
+import { clean, priceBounds } from '../params.js';
+import { Int, Num, OneOf, Query, Str } from '../schema-kit.js';
+import { flattenCategories, presentDeal, presentProduct } from './present.js';
+import { CategoriesResponse, DealsResponse, TrendingResponse, responses } from './responses.js';
+import { Category, Limit, Offset, Price } from './schemas.js';
 
-/** Export record (spec leaves it open): flat, one row per listing, every column a scalar. */
-export const EXPORT_COLUMNS = [
-  'id', 'uuid', 'sku', 'source', 'merchant_id', 'name', 'brand', 'category', 'category_path', 'price', 'currency',
-  'price_sgd', 'usd_price', 'original_price', 'in_stock', 'stock_level', 'rating', 'review_count', 'barcode', 'mpn',
-  'buy_url', 'affiliate_url', 'image_url', 'region', 'country_code', 'last_checked', 'updated_at',
-] as const;
-
-export function exportRecord(l: Listing): Record<(typeof EXPORT_COLUMNS)[number], string | number | boolean | null> {
-  return {
-    id: l.id, uuid: l.uuid, sku: l.sku, source: l.source, merchant_id: l.merchantId, name: l.title, brand: l.brand,
-    category: l.category, category_path: l.categoryPath?.join(' > ') ?? null, price: l.price, currency: l.currency,
-    price_sgd: l.priceSgd, usd_price: l.priceUsd, original_price: l.originalPrice, in_stock: l.inStock,
-    stock_level: l.stockLevel, rating: l.rating, review_count: l.reviewCount, barcode: l.gtin, mpn: l.mpn,
-    buy_url: l.url, affiliate_url: l.affiliateUrl, image_url: l.imageUrl, region: l.region, country_code: l.countryCode,
-    last_checked: l.lastCheckedAt, updated_at: l.updatedAt,
-  };
-}
-
-async function* jsonArray(rows: AsyncIterable<Listing>): AsyncIterable<string> {
-  let first = true;
-  yield '[';
-  for await (const l of rows) {
-    yield (first ? '' : ',') + JSON.stringify(exportRecord(l));
-    first = false;
-  }
-  yield ']';
-}
-
-function flatten(nodes: CategoryNode[], level = 1): Array<{ name: string; count: number; slug: string; path: string[]; level: number }> {
-  return nodes.flatMap((n) => [{ name: n.name, count: n.count, slug: n.slug, path: n.path, level }, ...flatten(n.children, level + 1)]);
-}
+/** What `reference_price` and `discount_pct` of a deal are measured against. */
+const DEALS_BASIS = 'median price of the listing over the 90 days before its current price';
 
 export function browseRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/v1/products/trending', {
-      config: { surface: 'v1a' },
-      schema: { tags: ['surface A'], summary: 'Recently updated products (changed in the last 7 days), newest first', querystring: Type.Object({ category: Type.Optional(Type.String({ maxLength: 200 })), limit: Limit(100, 50) }) },
+      schema: {
+        summary: `Recently updated products (changed in the last ${TRENDING_WINDOW_DAYS} days), newest first`,
+        querystring: Query({ category: Type.Optional(Category), limit: Limit(100, 50) }), response: responses(TrendingResponse),
+      },
     }, async (req) => {
       const r = await c.catalog.trending(clean({ categoryLike: req.query.category }), req.query.limit);
-      const ctx = await contextFor(c, r.listings);
-      return { items: r.listings.map((l) => presentProduct(l, ctx)), total: r.total, limit: req.query.limit, category: req.query.category ?? null, window_days: 7 };
+      return { items: r.items.map(presentProduct), total: r.total, limit: req.query.limit, category: req.query.category ?? null, window_days: TRENDING_WINDOW_DAYS };
     });
 
     app.get('/v1/products/export', {
-      config: { surface: 'v1a' },
       schema: {
-        tags: ['surface A'], summary: 'Export as CSV or JSON, streamed (up to 10,000 rows)',
-        querystring: Type.Object({
-          format: Type.Union([Type.Literal('json'), Type.Literal('csv')], { default: 'json' }),
-          category: Type.Optional(Type.String({ maxLength: 200 })), source: Type.Optional(Type.String({ maxLength: 64 })),
-          min_price: Type.Optional(Price), max_price: Type.Optional(Price), limit: Limit(10000, 1000), offset: Type.Integer({ minimum: 0, default: 0 }),
+        summary: 'Export as CSV or JSON, streamed (up to 10,000 rows)',
+        description: `One flat record per listing, in id order, with the columns: ${EXPORT_COLUMNS.join(', ')}.`,
+        querystring: Query({
+          format: OneOf(['json', 'csv'], { default: 'json', description: 'file format' }),
+          category: Type.Optional(Category), source: Type.Optional(Str({ maxLength: 64, description: 'platform key, exact' })),
+          min_price: Type.Optional(Price('lowest SGD price, inclusive')), max_price: Type.Optional(Price('highest SGD price, inclusive')),
+          limit: Limit(10000, 1000), offset: Int(0, 10_000_000, { default: 0, description: 'listings to skip, in id order' }),
         }),
+        response: responses(Type.String({ description: 'a JSON array of export records, or CSV with a header row' })),
       },
     }, async (req, reply) => {
       const q = req.query;
-      const filter = clean({ categoryLike: q.category, sources: q.source ? [q.source.toLowerCase()] : undefined, ...priceBounds(c, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']) });
-      const rows = c.catalog.scan(filter, q.limit, q.offset);
-      reply.header('Content-Disposition', `attachment; filename="products.${q.format}"`);
-      if (q.format === 'csv') {
-        const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS], cast: { boolean: (b) => (b ? 'true' : 'false') } });
-        Readable.from((async function* () { for await (const l of rows) yield exportRecord(l); })()).pipe(csv);
-        return reply.type('text/csv; charset=utf-8').send(csv);
-      }
-      return reply.type('application/json; charset=utf-8').send(Readable.from(jsonArray(rows)));
+      const filter = clean({ categoryLike: q.category, sources: q.source ? [q.source.toLowerCase()] : undefined, ...priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']) });
+      const file = await c.exports.open(q.format, filter, q.limit, q.offset);
+      reply.header('Content-Disposition', `attachment; filename="${file.filename}"`);
+      return reply.type(file.contentType).send(file.body);
     });
 
     app.get('/v1/deals', {
-      config: { surface: 'v1a' },
       schema: {
-        tags: ['surface A'], summary: 'Products priced below their own 90-day median price',
-        querystring: Type.Object({ category: Type.Optional(Type.String({ maxLength: 200 })), min_discount_pct: Type.Number({ minimum: 0, maximum: 100, default: 10 }), limit: Limit(100, 20), offset: Offset }),
+        summary: 'Products priced below their own 90-day median price',
+        querystring: Query({
+          category: Type.Optional(Category), min_discount_pct: Num(0, 100, { default: 10, description: 'smallest discount, percent (default 10)' }),
+          limit: Limit(100, 20), offset: Offset,
+        }),
+        response: responses(DealsResponse),
       },
     }, async (req) => {
       const q = req.query;
       const r = await c.catalog.deals(clean({ categoryLike: q.category }), q.min_discount_pct, q.limit, q.offset);
-      const ctx = await contextFor(c, r.listings);
-      return {
-        items: r.listings.map((l) => ({ ...presentProduct(l, ctx), reference_price: l.referencePrice, discount_pct: discountOf(l) })),
-        total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.listings.length < r.total,
-        basis: 'median price of the listing over the 90 days before its current price',
-      };
+      return { items: r.items.map(presentDeal), total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.items.length < r.total, basis: DEALS_BASIS };
     });
 
     app.get('/v1/categories', {
-      config: { surface: 'v1a' },
-      schema: { tags: ['surface A'], summary: 'Categories with product counts, every level' },
+      constraints: { surface: 'A' },
+      schema: {
+        summary: 'Categories with product counts, every level', querystring: Query({}), response: responses(CategoriesResponse),
+        description: 'A shared path: surface B answers when `currency` is given or `Catalog-Surface: B` is sent.',
+      },
     }, async () => {
-      const categories = flatten(await c.catalog.categoryTree());
+      const categories = flattenCategories(await c.catalog.categoryTree());
       return { categories, total: categories.length };
     });
   };
-}
-
-function discountOf(l: Listing): number {
-  return discountPct(new Big(l.price), l.referencePrice ? new Big(l.referencePrice) : null);
 }

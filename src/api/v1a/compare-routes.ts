@@ -1,102 +1,82 @@
-import { Type } from 'typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import type { Listing } from '../../domain/listing.js';
+import { invalidInput } from '../../http/request-error.js';
 import { WireError } from '../../http/wire-error.js';
-import { contextFor, presentHighlights, presentMatch, presentProduct } from './present.js';
-import { Price } from './schemas.js';
+import { checkRange } from '../params.js';
+import { Body, Int, Query } from '../schema-kit.js';
+import { presentComparison, presentDiff, presentHighlights } from './present.js';
+import { CompareManyResponse, CompareResponse, CompareWithHighlightsResponse, DetailText, DiffResponse, responses } from './responses.js';
+import { IntegerRef, Price } from './schemas.js';
 
+/** Spec 4.2: the compare-by-product-id 404 is `{detail: <text>}`. */
 const PRODUCT_NOT_FOUND = { detail: 'Product not found' };
-
-/** The fields a compare diff lays side by side. */
-const DIFF_FIELDS: Array<{ name: string; get: (l: Listing) => unknown }> = [
-  { name: 'name', get: (l) => l.title }, { name: 'brand', get: (l) => l.brand }, { name: 'source', get: (l) => l.source },
-  { name: 'price', get: (l) => l.price }, { name: 'currency', get: (l) => l.currency }, { name: 'price_sgd', get: (l) => l.priceSgd },
-  { name: 'category', get: (l) => l.category }, { name: 'rating', get: (l) => l.rating }, { name: 'review_count', get: (l) => l.reviewCount },
-  { name: 'in_stock', get: (l) => l.inStock }, { name: 'stock_level', get: (l) => l.stockLevel }, { name: 'shipping_days', get: (l) => l.shippingDays },
-  { name: 'barcode', get: (l) => l.gtin }, { name: 'region', get: (l) => l.region }, { name: 'specs', get: (l) => l.specs },
-];
+const ProductId = Int(1, Number.MAX_SAFE_INTEGER, { description: 'integer product id' });
 
 export function compareRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-
-    /** Matches of one listing, in the shape shared by the GET and POST compare responses. */
-    async function comparison(l: Listing, min?: number, max?: number) {
-      const matches = await c.compare.matchesFor(l, { minSgdMinor: c.catalog.boundToSgdMinor(min), maxSgdMinor: c.catalog.boundToSgdMinor(max) });
-      const ctx = await contextFor(c, [l]);
-      return {
-        matches,
-        body: {
-          source_product_id: l.id, source_product_name: l.title,
-          matches: matches.map((m) => presentMatch(m, ctx)), total_matches: matches.length,
-        },
-      };
-    }
+    const bounds = (min?: number, max?: number) => ({
+      minSgdMinor: min === undefined ? undefined : c.fx.toSgdMinor(min), maxSgdMinor: max === undefined ? undefined : c.fx.toSgdMinor(max),
+    });
 
     app.get('/v1/products/compare', {
-      config: { surface: 'v1a' },
+      constraints: { surface: 'A' },
       schema: {
-        tags: ['surface A'], summary: 'Cross-platform matches of one product (by product_id)',
-        querystring: Type.Object({ product_id: Type.Integer({ minimum: 1 }), min_price: Type.Optional(Price), max_price: Type.Optional(Price) }),
+        summary: 'Cross-platform matches of one product (by product_id)',
+        description: 'A shared path: `product_id` is surface A, `ids` surface B.',
+        querystring: Query({ product_id: ProductId, min_price: Type.Optional(Price('lowest SGD price of a match')), max_price: Type.Optional(Price('highest SGD price of a match')) }),
+        response: responses(CompareResponse, { extra: { 404: Type.Union([DetailText, CompareResponse]) } }),
       },
     }, async (req) => {
       const l = await c.catalog.findById(req.query.product_id);
       if (!l) throw new WireError(404, PRODUCT_NOT_FOUND);
-      c.catalog.checkRange(req.query.min_price, req.query.max_price, ['min_price', 'max_price']);
-      return (await comparison(l, req.query.min_price, req.query.max_price)).body;
+      checkRange(req.query.min_price, req.query.max_price, ['min_price', 'max_price']);
+      return presentComparison(await c.compare.comparison(l, bounds(req.query.min_price, req.query.max_price)));
     });
 
     app.get('/v1/products/:ref/compare', {
-      config: { surface: 'v1a' },
-      schema: { tags: ['surface A'], summary: 'Price comparison by id, with highlights; every match, sorted by price', params: Type.Object({ ref: Type.String({ pattern: '^[0-9]{1,15}$' }) }) },
+      schema: {
+        summary: 'Price comparison by id, with highlights; every match, sorted by price', params: IntegerRef, querystring: Query({}),
+        response: responses(CompareWithHighlightsResponse, { extra: { 404: DetailText } }),
+      },
     }, async (req) => {
       const l = await c.catalog.findById(Number(req.params.ref));
       if (!l) throw new WireError(404, PRODUCT_NOT_FOUND);
-      const { matches, body } = await comparison(l);
-      return { ...body, highlights: presentHighlights(c.compare.highlights(matches.map((m) => m.listing))) };
+      const cmp = await c.compare.comparison(l);
+      return { ...presentComparison(cmp), highlights: presentHighlights(cmp.highlights) };
     });
 
     app.post('/v1/products/compare', {
-      config: { surface: 'v1a' },
       schema: {
-        tags: ['surface A'], summary: 'Compare several products at once',
-        body: Type.Object({
-          product_ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 2, maxItems: 20 }),
-          min_price: Type.Optional(Price), max_price: Type.Optional(Price),
-        }),
+        summary: 'Compare several products at once',
+        body: Body({
+          product_ids: Type.Array(ProductId, { minItems: 2, maxItems: 20, description: '2 to 20 product ids' }),
+          min_price: Type.Optional(Price('lowest SGD price of a match')), max_price: Type.Optional(Price('highest SGD price of a match')),
+        }, { description: 'product_ids required' }),
+        response: responses(CompareManyResponse, { body: true }),
       },
     }, async (req) => {
       const { product_ids, min_price, max_price } = req.body;
-      c.catalog.checkRange(min_price, max_price, ['min_price', 'max_price']);
-      const found = await c.catalog.getMany([...new Set(product_ids)]);
-      const comparisons = [];
-      for (const l of found) comparisons.push((await comparison(l, min_price, max_price)).body);
-      const missing = product_ids.filter((id) => !found.some((l) => l.id === id));
-      return { comparisons, total_products: comparisons.length, not_found: missing };
+      checkRange(min_price, max_price, ['min_price', 'max_price']);
+      const r = await c.compare.compareMany(product_ids, bounds(min_price, max_price));
+      return { comparisons: r.comparisons.map(presentComparison), total_products: r.comparisons.length, not_found: r.notFound };
     });
 
     app.post('/v1/products/compare/diff', {
-      config: { surface: 'v1a' },
       schema: {
-        tags: ['surface A'], summary: 'Field-by-field differences of 2 to 5 products',
-        body: Type.Object({ product_ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 2, maxItems: 5 }), include_image_similarity: Type.Boolean({ default: false }) }),
+        summary: 'Field-by-field differences of 2 to 5 products',
+        body: Body({
+          product_ids: Type.Array(ProductId, { minItems: 2, maxItems: 5, description: '2 to 5 product ids' }),
+          include_image_similarity: Type.Boolean({ default: false, description: 'report whether the products share an image URL' }),
+        }),
+        response: responses(DiffResponse, { body: true }),
       },
     }, async (req) => {
-      const listings = await c.catalog.getMany([...new Set(req.body.product_ids)]);
-      const d = c.compare.diff(listings, DIFF_FIELDS);
-      const ctx = await contextFor(c, listings);
-      return {
-        products: d.products.map((p) => ({ ...presentProduct(p.listing, ctx), price_rank: p.priceRank })),
-        field_diffs: d.fieldDiffs.map((f) => ({ field: f.field, values: f.values, all_identical: f.allIdentical })),
-        identical_fields: d.identicalFields,
-        cheapest_product_id: d.cheapestId, most_expensive_product_id: d.mostExpensiveId,
-        price_spread: d.priceSpread.toFixed(2), price_spread_currency: 'SGD', price_spread_pct: d.priceSpreadPct,
-        // Image similarity would need image content we do not fetch; same URL is the only evidence we have.
-        image_similarity: req.body.include_image_similarity ? { same_image_url: new Set(listings.map((l) => l.imageUrl)).size === 1 } : null,
-        not_found: req.body.product_ids.filter((id) => !listings.some((l) => l.id === id)),
-      };
+      const { diff, notFound } = await c.compare.diff(req.body.product_ids);
+      if (!diff) throw invalidInput(['body', 'product_ids'], 'at least 2 known products are needed', 'too_short');
+      return presentDiff(diff, notFound, req.body.include_image_similarity);
     });
   };
 }

@@ -1,70 +1,27 @@
-import Big from 'big.js';
-import type { Currency } from '../../domain/currencies.js';
-import { freshnessOf, isAvailable } from '../../domain/freshness.js';
-import type { Listing, Variant } from '../../domain/listing.js';
-import { formatMoney } from '../../domain/money.js';
-import { TwoGenerationCache } from '../../domain/id-caches.js';
-import { availabilityPrediction, confidenceScore } from '../../domain/signals.js';
-import type { FxService } from '../../catalog/fx-service.js';
-import type { RateTable } from '../../domain/fx.js';
-import type { CompareMatch, Highlights } from '../../catalog/compare-service.js';
-import type { GroupStats } from '../../store/types.js';
-import type { Container } from '../../container.js';
+import type { CategoryNode, Deal } from '../../catalog/catalog-service.js';
+import type { Comparison, Diff, DiffField, Highlights, MatchView } from '../../catalog/compare-service.js';
+import type { ListingView } from '../../catalog/listing-views.js';
+import type { SkuDetail } from '../../catalog/product-service.js';
+import type { PriceObservation, Variant } from '../../domain/listing.js';
 
-export interface PresentContext {
-  now: Date;
-  fx: FxService;
-  currency?: Currency;
-  groups?: Map<number, Pick<GroupStats, 'size'>>;
-}
+/** Surface A presenters: pure functions from the catalog's views to the wire shapes of spec 2.1 to 2.7. */
 
-/** The presenter context for a set of listings: clock, rates, requested currency and their groups' sizes (one query). */
-export async function contextFor(c: Container, listings: Listing[], currency?: Currency): Promise<PresentContext> {
-  return contextWithGroups(c, await c.catalog.groupStats(listings), currency);
-}
-
-/** The same, with the group sizes already known. */
-export function contextWithGroups(c: Container, groups: Map<number, Pick<GroupStats, 'size'>>, currency?: Currency): PresentContext {
-  return { now: c.clock.now(), fx: c.fx, currency, groups };
-}
-
-const conversions = new WeakMap<RateTable, TwoGenerationCache<string, string>>();
-
-/**
- * `price` in `from` converted to `to` and formatted, remembered per rate table: a replaced table is
- * a new object, so nothing outlives the rates it was computed with. Big division is the dearest
- * step of a detail page, and the same few prices come back all the time.
- */
-export function convertedPrice(fx: FxService, price: string, from: Currency, to: Currency): string {
-  const table = fx.rates();
-  let memo = conversions.get(table);
-  if (!memo) conversions.set(table, (memo = new TwoGenerationCache(25_000)));
-  const key = `${price} ${from} ${to}`;
-  let text = memo.get(key);
-  if (text === undefined) {
-    text = formatMoney(fx.convert(new Big(price), from, to), to);
-    memo.set(key, text);
-  }
-  return text;
-}
-
-/** Listing -> surface A product record (spec 2.1): flat, decimal strings, integer id. */
-export function presentProduct(l: Listing, ctx: PresentContext) {
-  const converted = ctx.currency ? convertedPrice(ctx.fx, l.price, l.currency, ctx.currency) : null;
-  const group = ctx.groups?.get(l.groupId);
+/** Listing view -> surface A product record (spec 2.1): flat, decimal strings, integer id. */
+export function presentProduct(v: ListingView) {
+  const l = v.listing;
   return {
     id: l.id, sku: l.sku, source: l.source, merchant_id: l.merchantId, name: l.title, description: l.description,
     price: l.price, currency: l.currency, price_sgd: l.priceSgd, usd_price: l.priceUsd,
-    converted_price: converted, converted_currency: converted ? ctx.currency! : null,
+    converted_price: v.converted?.amount ?? null, converted_currency: v.converted?.currency ?? null,
     buy_url: l.url, affiliate_url: l.affiliateUrl, image_url: l.imageUrl, barcode: l.gtin, brand: l.brand,
     category: l.category, category_path: l.categoryPath, rating: l.rating, review_count: l.reviewCount,
     avg_rating: l.rating, rating_source: l.rating ? l.source : null, region: l.region, country_code: l.countryCode,
-    is_available: isAvailable(l.inStock, l.lastCheckedAt, ctx.now), in_stock: l.inStock, stock_level: l.stockLevel,
+    is_available: v.available, in_stock: l.inStock, stock_level: l.stockLevel,
     last_checked: l.lastCheckedAt, data_updated_at: l.dataUpdatedAt,
-    availability_prediction: availabilityPrediction(l, ctx.now),
-    competitor_count: group ? group.size - 1 : null,
-    confidence_score: confidenceScore(l, ctx.now),
-    data_freshness: freshnessOf(l.lastCheckedAt, ctx.now),
+    availability_prediction: v.availabilityPrediction,
+    competitor_count: v.competitorCount,
+    confidence_score: v.confidence,
+    data_freshness: v.freshness,
     specs: l.specs, metadata: l.metadata, updated_at: l.updatedAt, price_trend: l.priceTrend,
   };
 }
@@ -73,24 +30,39 @@ export function presentVariant(v: Variant) {
   return { variant_id: v.variantId, variant_name: v.variantName, price: v.price, currency: v.currency, stock_status: v.stockStatus, specs: v.specs };
 }
 
-export function presentMerchantLink(l: Listing, now: Date) {
+export function presentSkuDetail(d: SkuDetail, opts: { variants: boolean; merchantLinks: boolean }) {
+  const product = d.product.listing;
   return {
-    source: l.source, merchant_id: l.merchantId, merchant_name: l.merchantId ?? l.source, price: l.price, currency: l.currency,
-    buy_url: l.url, affiliate_url: l.affiliateUrl, is_available: isAvailable(l.inStock, l.lastCheckedAt, now),
-    rating: l.rating, review_count: l.reviewCount, last_checked: l.lastCheckedAt,
+    product: { ...presentProduct(d.product), has_variants: d.variants.length > 0 },
+    price_variants: opts.variants ? d.variants.map(presentVariant) : [],
+    merchant_links: opts.merchantLinks
+      ? d.merchants.map(({ listing: l, available }) => ({
+        source: l.source, merchant_id: l.merchantId, merchant_name: l.merchantId ?? l.source, price: l.price, currency: l.currency,
+        buy_url: l.url, affiliate_url: l.affiliateUrl, is_available: available,
+        rating: l.rating, review_count: l.reviewCount, last_checked: l.lastCheckedAt,
+      }))
+      : [],
+    meta: {
+      total_merchants: d.merchants.length,
+      total_variants: product.variants.length,
+      cheapest_price: d.cheapest.price.amount,
+      cheapest_currency: d.cheapest.price.currency,
+      cheapest_source: d.cheapest.source,
+      lowest_rating: d.lowestRating,
+      data_freshness: d.freshness,
+    },
   };
 }
 
-export function presentMatch(m: CompareMatch, ctx: PresentContext) {
-  const l = m.listing;
+export function presentMatch(m: MatchView) {
   return {
-    ...presentProduct(l, ctx),
+    ...presentProduct(m.view),
     match_score: m.matchScore,
     match_class: m.matchClass,
     match_evidence: m.evidence,
     price_missing: false,
     price_missing_reason: null,
-    zero_price: new Big(l.price).eq(0),
+    zero_price: m.zeroPrice,
   };
 }
 
@@ -100,4 +72,44 @@ export function presentHighlights(h: Highlights) {
     best_rated: h.bestRated ? { id: h.bestRated.id, source: h.bestRated.source, rating: h.bestRated.rating, review_count: h.bestRated.reviewCount } : null,
     fastest_shipping: h.fastestShipping ? { id: h.fastestShipping.id, source: h.fastestShipping.source, shipping_days: h.fastestShipping.shippingDays } : null,
   };
+}
+
+/** The GET and POST compare shape (without highlights). */
+export function presentComparison(c: Comparison) {
+  return {
+    source_product_id: c.source.id, source_product_name: c.source.title,
+    matches: c.matches.map(presentMatch), total_matches: c.matches.length,
+  };
+}
+
+/** Surface A's names for the diff fields. */
+const DIFF_NAMES: Record<DiffField, string> = {
+  title: 'name', brand: 'brand', source: 'source', price: 'price', currency: 'currency', priceSgd: 'price_sgd', category: 'category',
+  rating: 'rating', reviewCount: 'review_count', inStock: 'in_stock', stockLevel: 'stock_level', shippingDays: 'shipping_days',
+  gtin: 'barcode', region: 'region', specs: 'specs',
+};
+
+export function presentDiff(d: Diff, notFound: number[], imageSimilarity: boolean) {
+  return {
+    products: d.products.map((p) => ({ ...presentProduct(p.view), price_rank: p.priceRank })),
+    field_diffs: d.fieldDiffs.map((f) => ({ field: DIFF_NAMES[f.field], values: f.values, all_identical: f.allIdentical })),
+    identical_fields: d.identicalFields.map((f) => DIFF_NAMES[f]),
+    cheapest_product_id: d.cheapestId, most_expensive_product_id: d.mostExpensiveId,
+    price_spread: d.priceSpread.toFixed(2), price_spread_currency: 'SGD', price_spread_pct: d.priceSpreadPct,
+    image_similarity: imageSimilarity ? { same_image_url: d.sameImageUrl } : null,
+    not_found: notFound,
+  };
+}
+
+export function presentDeal(d: Deal) {
+  return { ...presentProduct(d.view), reference_price: d.referencePrice, discount_pct: d.discountPct };
+}
+
+export function presentObservation(o: PriceObservation) {
+  return { price: o.price, currency: o.currency, platform: o.source, scraped_at: o.observedAt };
+}
+
+/** The category tree as surface A lists it: every level, flat, with its depth. */
+export function flattenCategories(nodes: CategoryNode[], level = 1): Array<{ name: string; count: number; slug: string; path: string[]; level: number }> {
+  return nodes.flatMap((n) => [{ name: n.name, count: n.count, slug: n.slug, path: n.path, level }, ...flattenCategories(n.children, level + 1)]);
 }

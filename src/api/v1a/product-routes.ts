@@ -1,126 +1,99 @@
-import Big from 'big.js';
-import { Type } from 'typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { Container } from '../../container.js';
-import type { Currency as CurrencyCode } from '../../domain/currencies.js';
-import { DomainError, notFound, validationError } from '../../domain/errors.js';
-import { freshnessOf } from '../../domain/freshness.js';
-import type { Listing } from '../../domain/listing.js';
-import { GROUP_MEMBERS_LIMIT } from '../../store/types.js';
-import { byPrice } from '../../catalog/compare-service.js';
-import { Currency, Limit, Offset, Price } from './schemas.js';
-import { clean, countriesOf, decodeCursor, encodeCursor, priceBounds } from './params.js';
-import { contextFor, contextWithGroups, convertedPrice, presentMerchantLink, presentProduct, presentVariant } from './present.js';
+import { DomainError } from '../../domain/errors.js';
+import { invalidInput } from '../../http/request-error.js';
+import { clean, countriesOf, decodeCursor, encodeCursor, priceBounds } from '../params.js';
+import { Int, OneOf, Query, Str } from '../schema-kit.js';
+import { presentObservation, presentProduct, presentSkuDetail } from './present.js';
+import { ListingResponse, PriceHistoryResponse, ProductOrSkuResponse, ProductRecord, SkuDetailResponse, responses } from './responses.js';
+import { Bool, Currency, IntegerRef, Limit, Offset, Platform, Price } from './schemas.js';
 
-const ListQuery = Type.Object({
-  category_id: Type.Optional(Type.String({ maxLength: 200 })),
-  price_min: Type.Optional(Price),
-  price_max: Type.Optional(Price),
+const ListQuery = Query({
+  category_id: Type.Optional(Str({ maxLength: 200, description: 'exact category name or slug, any level' })),
+  price_min: Type.Optional(Price('lowest price in `currency`, inclusive')),
+  price_max: Type.Optional(Price('highest price in `currency`, inclusive')),
   currency: Type.Optional(Currency),
-  region: Type.Optional(Type.String({ maxLength: 100 })),
-  sort_by: Type.Union([Type.Literal('relevance'), Type.Literal('price_asc'), Type.Literal('price_desc')], { default: 'relevance' }),
+  region: Type.Optional(Str({ maxLength: 100, description: 'comma-separated country codes (SG, MY, TH, PH, ...) or sea' })),
+  sort_by: OneOf(['relevance', 'price_asc', 'price_desc'], { default: 'relevance', description: 'relevance means most recently updated' }),
   limit: Limit(50, 20),
-  cursor: Type.Optional(Type.String({ maxLength: 500 })),
+  cursor: Type.Optional(Str({ maxLength: 500, description: 'meta.next_cursor of the previous page, as received' })),
   offset: Offset,
 });
 
-const DetailQuery = Type.Object({
+const DetailQuery = Query({
   currency: Type.Optional(Currency),
-  include_variants: Type.Boolean({ default: true }),
-  include_merchant_links: Type.Boolean({ default: true }),
+  include_variants: Bool('SKU detail: list the price variants', true),
+  include_merchant_links: Bool('SKU detail: list every platform selling it', true),
 });
 
-const HistoryQuery = Type.Object({
-  days: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
-  platform: Type.Optional(Type.String({ maxLength: 64 })),
+/** The one history window a user meets without asking (spec 8.1: A 1 to 365 days, default 30). */
+export const HISTORY_DEFAULT_DAYS = 30;
+
+const HistoryQuery = Query({
+  days: Int(1, 365, { default: HISTORY_DEFAULT_DAYS, description: 'window in days ending now (default 30)' }),
+  platform: Type.Optional(Platform),
   limit: Limit(1000, 100),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
-  aggregation: Type.Optional(Type.String()),
+  offset: Int(0, 1_000_000, { default: 0, description: 'observations to skip' }),
+  aggregation: Type.Optional(Str({ maxLength: 50, description: 'not accepted: this endpoint returns raw observations only' })),
 });
 
-const Ref = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 200, description: 'integer product id, or SKU' }) });
-const isInt = (s: string) => /^\d{1,15}$/.test(s);
+const Ref = Type.Object({ ref: Str({ minLength: 1, maxLength: 200, description: 'integer product id, or SKU' }) });
 
 export function productRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/v1/products', {
-      config: { surface: 'v1a', cacheSeconds: 600 },
-      schema: { tags: ['surface A'], summary: 'Paginated listing (opaque cursor)', querystring: ListQuery },
+      config: { cacheSeconds: 600 },
+      schema: { summary: 'Paginated listing (opaque cursor)', querystring: ListQuery, response: responses(ListingResponse) },
     }, async (req) => {
       const q = req.query;
       const sort = q.sort_by === 'relevance' ? 'newest' : q.sort_by;
-      const bounds = priceBounds(c, q.price_min, q.price_max, q.currency ?? 'SGD', ['price_min', 'price_max'], 'INVALID_PRICE_RANGE');
+      const bounds = priceBounds(c.fx, q.price_min, q.price_max, q.currency ?? 'SGD', ['price_min', 'price_max'], 'INVALID_PRICE_RANGE');
       const cursor = q.cursor ? decodeCursor(q.cursor, sort) : null;
       const filter = clean({ categoryExact: q.category_id, countries: countriesOf(q.region, 'region'), ...bounds });
-      const page = await c.catalog.page(filter, sort, cursor, q.limit, q.offset);
-      const ctx = await contextFor(c, page.listings, q.currency);
+      const page = await c.catalog.page(filter, sort, cursor, q.limit, q.offset, q.currency);
       return {
-        data: page.listings.map((l) => presentProduct(l, ctx)),
+        data: page.items.map(presentProduct),
         meta: { total: page.total, next_cursor: page.next ? encodeCursor(page.next) : null, has_more: page.next !== null, limit: q.limit },
       };
     });
 
     app.get('/v1/products/:ref', {
-      config: { surface: 'v1a', cacheSeconds: 300 },
+      constraints: { surface: 'A' },
+      config: { cacheSeconds: 300 },
       schema: {
-        tags: ['surface A'], params: Ref, querystring: DetailQuery,
+        params: Ref, querystring: DetailQuery, response: responses(ProductOrSkuResponse),
         summary: 'Product by integer id (a record of 2.1), or by SKU (product, price_variants, merchant_links, meta)',
+        description: 'An integer is a product id (and, when no product has that id, a SKU of digits); anything else is a SKU, matched exactly. A UUID is surface B.',
       },
-    }, async (req) => {
+    }, async (req, reply) => {
       const { ref } = req.params;
-      if (isInt(ref)) {
-        const l = await c.catalog.findById(Number(ref));
-        if (l) return presentProduct(l, await contextFor(c, [l], req.query.currency));
-      }
-      const bySku = await c.catalog.findBySku(ref);
-      if (!bySku.length) {
-        if (isInt(ref)) throw notFound(`product ${ref}`, { product_id: Number(ref), hint: 'no product has this id, and no product has it as its SKU' });
+      const found = await c.products.resolve(ref);
+      if (!found) {
+        if (/^\d+$/.test(ref)) throw new DomainError('NOT_FOUND', `product ${ref} not found`, { product_id: Number(ref), hint: 'no product has this id, and no product has it as its SKU' });
         throw new DomainError('PRODUCT_NOT_FOUND', `no product with SKU ${ref}`, { sku: ref, hint: 'SKUs match exactly (case-sensitive); search with GET /v1/products/search?q=' });
       }
-      return skuDetail(c, bySku[0], req.query);
+      const q = req.query;
+      if (found.form === 'sku') {
+        const detail = await c.products.skuDetail(found.listing, q.currency);
+        return reply.serializer(reply.compileSerializationSchema(SkuDetailResponse as never))
+          .send(presentSkuDetail(detail, { variants: q.include_variants, merchantLinks: q.include_merchant_links }));
+      }
+      return reply.serializer(reply.compileSerializationSchema(ProductRecord as never)).send(presentProduct(await c.products.view(found.listing, q.currency)));
     });
 
     app.get('/v1/products/:ref/price-history', {
-      config: { surface: 'v1a' },
-      schema: { tags: ['surface A'], summary: 'Raw price observations, newest first', params: Type.Object({ ref: Type.String({ pattern: '^[0-9]{1,15}$' }) }), querystring: HistoryQuery },
+      constraints: { surface: 'A' },
+      schema: { summary: 'Raw price observations, newest first (default window 30 days)', params: IntegerRef, querystring: HistoryQuery, response: responses(PriceHistoryResponse) },
     }, async (req) => {
-      if (req.query.aggregation !== undefined) throw validationError(['query', 'aggregation'], 'aggregation is not supported here; raw observations only', 'extra_forbidden');
-      const l = await c.catalog.get(Number(req.params.ref));
+      if (req.query.aggregation !== undefined) throw invalidInput(['query', 'aggregation'], 'aggregation is not supported here; raw observations only', 'extra_forbidden');
+      const l = await c.catalog.findById(Number(req.params.ref));
+      if (!l) throw new DomainError('NOT_FOUND', `product ${req.params.ref} not found`, { product_id: Number(req.params.ref) });
       const { entries, total } = await c.history.raw(l, req.query.days, { platform: req.query.platform?.toLowerCase(), limit: req.query.limit, offset: req.query.offset });
-      return {
-        product_id: l.id,
-        entries: entries.map((e) => ({ price: e.price, currency: e.currency, platform: e.source, scraped_at: e.observedAt })),
-        aggregated_entries: [], total, aggregate: null, period: null,
-      };
+      return { product_id: l.id, entries: entries.map(presentObservation), aggregated_entries: [], total, aggregate: null, period: null };
     });
-  };
-}
-
-async function skuDetail(c: Container, product: Listing, q: { currency?: CurrencyCode; include_variants: boolean; include_merchant_links: boolean }) {
-  const links = (await c.catalog.groupMembers(product)).sort(byPrice);
-  // The whole group is at hand, so its size needs no second read of the same rows.
-  const whole = links.length < GROUP_MEMBERS_LIMIT && links.some((l) => l.id === product.id);
-  const ctx = whole ? contextWithGroups(c, new Map([[product.groupId, { size: links.length }]]), q.currency) : await contextFor(c, [product], q.currency);
-  const now = ctx.now;
-  const merchants = links.length ? links : [product];
-  const cheapest = merchants[0];
-  const shown = q.currency ?? 'SGD';
-  const rated = merchants.filter((m) => m.rating !== null).map((m) => new Big(m.rating!));
-  return {
-    product: { ...presentProduct(product, ctx), has_variants: product.variants.length > 0 },
-    price_variants: q.include_variants ? product.variants.map(presentVariant) : [],
-    merchant_links: q.include_merchant_links ? merchants.map((m) => presentMerchantLink(m, now)) : [],
-    meta: {
-      total_merchants: merchants.length,
-      total_variants: product.variants.length,
-      cheapest_price: convertedPrice(c.fx, cheapest.price, cheapest.currency, shown),
-      cheapest_currency: shown,
-      cheapest_source: cheapest.source,
-      lowest_rating: rated.length ? rated.reduce((a, b) => (b.lt(a) ? b : a)).toString() : null,
-      data_freshness: freshnessOf(product.lastCheckedAt, now),
-    },
   };
 }

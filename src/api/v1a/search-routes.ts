@@ -2,38 +2,46 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.js';
+import { DomainError } from '../../domain/errors.js';
 import type { SortKey } from '../../store/types.js';
-import { Bool, Currency, Limit, Offset, Price, Q } from './schemas.js';
-import { clean, countriesOf, priceBounds } from './params.js';
-import { contextFor, presentProduct } from './present.js';
+import { clean, countriesOf, priceBounds } from '../params.js';
+import { OneOf, Query, Str } from '../schema-kit.js';
+import { presentProduct } from './present.js';
+import { ProductRecord, ProductsSearchResponse, SearchResponse, responses } from './responses.js';
+import { Bool, Category, Currency, Limit, Offset, Platform, Price, Q } from './schemas.js';
 
-const SearchQuery = Type.Object({
+const SearchQuery = Query({
   q: Type.Optional(Q),
   limit: Limit(100, 20),
   offset: Offset,
-  category: Type.Optional(Type.String({ maxLength: 200 })),
-  min_price: Type.Optional(Price),
-  max_price: Type.Optional(Price),
-  platform: Type.Optional(Type.String({ maxLength: 64 })),
-  in_stock: Type.Optional(Bool),
+  category: Type.Optional(Category),
+  min_price: Type.Optional(Price('lowest SGD price, inclusive')),
+  max_price: Type.Optional(Price('highest SGD price, inclusive')),
+  platform: Type.Optional(Platform),
+  in_stock: Type.Optional(Bool('only listings in stock (true) or out of stock (false)')),
+}, { description: 'every parameter optional; without q the most recently updated listings' });
+
+const ProductsSearchQuery = Query({
+  q: Type.Optional(Q),
+  category: Type.Optional(Category),
+  price_min: Type.Optional(Price('lowest price in `currency` (default SGD), inclusive')),
+  price_max: Type.Optional(Price('highest price in `currency` (default SGD), inclusive')),
+  platform: Type.Optional(Platform),
+  brand: Type.Optional(Str({ maxLength: 200, description: 'case-insensitive partial match on the brand' })),
+  in_stock: Type.Optional(Bool('only listings in stock (true) or out of stock (false)')),
+  country: Type.Optional(Str({ maxLength: 100, description: 'comma-separated ISO country codes, or sea' })),
+  country_code: Type.Optional(Str({ maxLength: 100, description: 'alias of country' })),
+  region: Type.Optional(Str({ maxLength: 100, description: 'comma-separated region codes such as sg, us, sea' })),
+  sort_by: OneOf(['relevance', 'price_asc', 'price_desc', 'newest'], { default: 'relevance', description: 'relevance without q means newest' }),
+  limit: Limit(100, 20),
+  offset: Offset,
+  include_facets: Bool('compute facets (category, platform, brand, rating, price)', false),
+  currency: Type.Optional(Currency),
 });
 
-const ProductsSearchQuery = Type.Object({
-  q: Type.Optional(Q),
-  category: Type.Optional(Type.String({ maxLength: 200 })),
-  price_min: Type.Optional(Price),
-  price_max: Type.Optional(Price),
-  platform: Type.Optional(Type.String({ maxLength: 64 })),
-  brand: Type.Optional(Type.String({ maxLength: 200 })),
-  in_stock: Type.Optional(Bool),
-  country: Type.Optional(Type.String({ maxLength: 100 })),
-  country_code: Type.Optional(Type.String({ maxLength: 100 })),
-  region: Type.Optional(Type.String({ maxLength: 100 })),
-  sort_by: Type.Union([Type.Literal('relevance'), Type.Literal('price_asc'), Type.Literal('price_desc'), Type.Literal('newest')], { default: 'relevance' }),
-  limit: Limit(100, 20),
-  offset: Offset,
-  include_facets: Type.Boolean({ default: false }),
-  currency: Type.Optional(Currency),
+const BestPriceQuery = Query({
+  q: Str({ minLength: 1, maxLength: 500, description: 'what to find, at most 500 characters' }),
+  category: Type.Optional(Category),
 });
 
 export function searchRoutes(c: Container): FastifyPluginAsync {
@@ -41,26 +49,26 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/v1/search', {
-      config: { surface: 'v1a' },
-      schema: { tags: ['surface A'], summary: 'Keyword search (prices in SGD)', querystring: SearchQuery },
+      schema: { summary: 'Keyword search (prices in SGD)', querystring: SearchQuery, response: responses(SearchResponse) },
     }, async (req) => {
       const q = req.query;
-      const bounds = priceBounds(c, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']);
+      const bounds = priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']);
       const r = await c.catalog.search({
         text: q.q, sort: 'relevance', limit: q.limit, offset: q.offset,
         filter: clean({ categoryLike: q.category, sources: q.platform ? [q.platform.toLowerCase()] : undefined, inStock: q.in_stock, ...bounds }),
       });
-      const ctx = await contextFor(c, r.listings);
-      return { total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.listings.length < r.total, items: r.listings.map((l) => presentProduct(l, ctx)) };
+      return { total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.items.length < r.total, items: r.items.map(presentProduct) };
     });
 
     app.get('/v1/products/search', {
-      config: { surface: 'v1a' },
-      schema: { tags: ['surface A'], summary: 'Product search with facets and highlights (surface A variant)', querystring: ProductsSearchQuery },
+      constraints: { surface: 'A' },
+      schema: {
+        summary: 'Product search with facets and highlights (surface A variant)', querystring: ProductsSearchQuery, response: responses(ProductsSearchResponse),
+        description: 'A shared path: answered by surface A when an A-only parameter (sort_by, price_min, price_max, platform, in_stock, include_facets) is present or `Catalog-Surface: A` is sent.',
+      },
     }, async (req) => {
       const q = req.query;
-      const currency = q.currency ?? 'SGD';
-      const bounds = priceBounds(c, q.price_min, q.price_max, currency, ['price_min', 'price_max']);
+      const bounds = priceBounds(c.fx, q.price_min, q.price_max, q.currency ?? 'SGD', ['price_min', 'price_max']);
       const countries = [...(countriesOf(q.country ?? q.country_code, q.country ? 'country' : 'country_code') ?? []), ...(countriesOf(q.region, 'region') ?? [])];
       const sort: SortKey = q.sort_by === 'relevance' && !q.q ? 'newest' : q.sort_by;
       const r = await c.catalog.search({
@@ -69,22 +77,21 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
           categoryLike: q.category, sources: q.platform ? [q.platform.toLowerCase()] : undefined, brandLike: q.brand,
           inStock: q.in_stock, countries: countries.length ? countries : undefined, ...bounds,
         }),
-      }, true);
-      const ctx = await contextFor(c, r.listings, q.currency);
+      }, { currency: q.currency, highlight: true });
       return {
         total: r.total, total_count: r.total, limit: q.limit, offset: q.offset,
-        items: r.listings.map((l) => presentProduct(l, ctx)),
-        has_more: q.offset + r.listings.length < r.total, next_cursor: null,
+        items: r.items.map(presentProduct),
+        has_more: q.offset + r.items.length < r.total, next_cursor: null,
         facets: r.facets ?? null, highlights: r.highlights ?? null,
       };
     });
 
     app.get('/v1/products/best-price', {
-      config: { surface: 'v1a' },
-      schema: { tags: ['surface A'], summary: 'The cheapest product matching q', querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 500 }), category: Type.Optional(Type.String({ maxLength: 200 })) }) },
+      schema: { summary: 'The cheapest product matching q', querystring: BestPriceQuery, response: responses(ProductRecord) },
     }, async (req) => {
-      const l = await c.catalog.bestPrice(req.query.q, clean({ categoryLike: req.query.category }));
-      return presentProduct(l, await contextFor(c, [l]));
+      const v = await c.catalog.bestPrice(req.query.q, clean({ categoryLike: req.query.category }));
+      if (!v) throw new DomainError('NOT_FOUND', `no product matches "${req.query.q}"`, { q: req.query.q });
+      return presentProduct(v);
     });
   };
 }

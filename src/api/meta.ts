@@ -1,0 +1,33 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
+import type { Container } from '../container.js';
+import { ENDPOINTS_V1 } from './endpoints.js';
+import { v1Errors } from './envelopes.js';
+import type { SurfaceUnit } from './surface-unit.js';
+
+const Health = Type.Object({
+  status: Type.String(), version: Type.String(), environment: Type.String(), store: Type.String(), search_index: Type.String(),
+});
+const Root = Type.Object({
+  api: Type.String(), version: Type.Literal('v1'), endpoints: Type.Record(Type.String(), Type.String()), auth: Type.String(), docs: Type.String(),
+});
+
+/** The API root and the health check (spec 4.2, 9.2). */
+export const meta: SurfaceUnit = {
+  surface: 'meta',
+  tag: { name: 'meta', description: 'API root and health check' },
+  errors: v1Errors,
+  routes(c: Container): FastifyPluginAsync {
+    return async (app) => {
+      app.get('/health', { config: { auth: false }, schema: { summary: 'Health check (no key needed)', security: [], response: { 200: Health } } }, async () => ({
+        status: 'ok', version: c.config.version, environment: c.config.environment, store: c.store.kind,
+        search_index: c.searchIndex?.state ?? 'off',
+      }));
+      app.get('/v1', { schema: { summary: 'API root: version, endpoints, how to authenticate', response: { 200: Root } } }, async () => ({
+        api: 'Catalog service', version: 'v1' as const, endpoints: ENDPOINTS_V1,
+        auth: 'Send your key as Authorization: Bearer <API_KEY> (also: Authorization: ApiKey <API_KEY>, X-API-Key, or ?api_key=). Get one with POST /v1/auth/register?verify=false.',
+        docs: '/docs',
+      }));
+    };
+  },
+};

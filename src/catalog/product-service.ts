@@ -1,0 +1,65 @@
+import Big from 'big.js';
+import type { Currency } from '../domain/currencies.js';
+import { freshnessOf, isAvailable, type Freshness } from '../domain/freshness.js';
+import type { Listing, Variant } from '../domain/listing.js';
+import { GROUP_MEMBERS_LIMIT } from '../store/types.js';
+import { byPrice } from './compare-service.js';
+import type { IdResolver, Resolved } from './id-resolver.js';
+import type { ListingView, ListingViews, Money } from './listing-views.js';
+
+export interface MerchantLink {
+  listing: Listing;
+  available: boolean;
+}
+
+/** One product by SKU with every platform that sells it (spec 2.4). */
+export interface SkuDetail {
+  product: ListingView;
+  variants: Variant[];
+  /** Every listing of its match group, cheapest first (the product alone when it has no group). */
+  merchants: MerchantLink[];
+  cheapest: { price: Money; source: string };
+  lowestRating: string | null;
+  freshness: Freshness;
+}
+
+/** Product detail by any reference form, and the SKU detail of spec 2.4. */
+export class ProductService {
+  constructor(
+    private readonly resolver: IdResolver,
+    private readonly views: ListingViews,
+    private readonly groupMembers: (l: Listing) => Promise<Listing[]>,
+    private readonly now: () => Date,
+  ) {}
+
+  /** The listing a reference names (integer id, UUID or SKU), with the form it matched as. */
+  async resolve(ref: string): Promise<Resolved | null> {
+    return this.resolver.resolve(ref);
+  }
+
+  async view(listing: Listing, currency?: Currency): Promise<ListingView> {
+    return this.views.one(listing, { currency });
+  }
+
+  /** The SKU detail of a listing: its variants, its group's merchants, the cheapest offer in `currency` (SGD when none is asked). */
+  async skuDetail(product: Listing, currency?: Currency): Promise<SkuDetail> {
+    const links = (await this.groupMembers(product)).sort(byPrice);
+    // The whole group is at hand, so its size needs no second read of the same rows.
+    const whole = links.length < GROUP_MEMBERS_LIMIT && links.some((l) => l.id === product.id);
+    const view = whole
+      ? this.views.with([product], new Map([[product.groupId, { size: links.length }]]), currency)[0]
+      : await this.views.one(product, { currency });
+    const now = this.now();
+    const merchants = links.length ? links : [product];
+    const cheapest = merchants[0];
+    const rated = merchants.filter((m) => m.rating !== null).map((m) => new Big(m.rating!));
+    return {
+      product: view,
+      variants: product.variants,
+      merchants: merchants.map((listing) => ({ listing, available: isAvailable(listing.inStock, listing.lastCheckedAt, now) })),
+      cheapest: { price: this.views.convert(cheapest.price, cheapest.currency, currency ?? 'SGD'), source: cheapest.source },
+      lowestRating: rated.length ? rated.reduce((a, b) => (b.lt(a) ? b : a)).toString() : null,
+      freshness: freshnessOf(product.lastCheckedAt, now),
+    };
+  }
+}
