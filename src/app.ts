@@ -14,6 +14,7 @@ import { installCache } from './http/cache.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installErrorPresenters } from './http/error-presenter.js';
 import { frameworkErrors, installErrorHandlers, installNotFound } from './http/errors.js';
+import { installFiniteNumbers } from './http/finite-numbers.js';
 import { installRateLimit, installTierGate } from './http/rate-limit.js';
 import { indexRoutes, RouteIndex } from './http/route-index.js';
 import type { Surface } from './http/surface.js';
@@ -26,6 +27,9 @@ export interface AppOptions {
 
 /** The front doors, in the order their routes are registered. */
 const SURFACES: SurfaceUnit[] = [meta, v1a, account];
+
+/** Bodies of the JSON endpoints (ids, filters) are small; a route that takes more says so (ingestion). */
+export const BODY_LIMIT = 256 * 1024;
 
 /** A path longer than this in one segment is 414; a ref up to 200 characters is validated by its schema. */
 const MAX_PARAM_LENGTH = 1000;
@@ -46,7 +50,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
     logger: opts.logger ?? false,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
-    bodyLimit: 64 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH, constraints: { surface: surfaceConstraint as never } },
     frameworkErrors,
     clientErrorHandler,
@@ -75,6 +79,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   installAuth(app, c.auth);
   installRateLimit(app, c.quota, c.config.upgradeUrl);
   installTierGate(app);
+  installFiniteNumbers(app);
   installCache(app, c.cache);
   for (const unit of SURFACES) await registerSurface(app, unit, c);
   app.get('/openapi.json', { config: { auth: false, surface: 'meta' }, schema: { hide: true } }, async () => app.swagger());

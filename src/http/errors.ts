@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.js';
 import { bearerChallenge } from './bearer.js';
+import { closestName } from './closest-name.js';
 import { presenterFor } from './error-presenter.js';
 import { ERROR_STATUS } from './error-status.js';
 import { RequestValidationError, type FieldProblem } from './request-error.js';
@@ -17,19 +18,33 @@ const TYPES: Record<string, string> = {
   additionalProperties: 'extra_forbidden', required: 'missing',
 };
 
+type Schemaish = { properties?: Record<string, Schemaish>; items?: Schemaish };
+
+/** The names an object at `path` of a request part's schema declares. */
+function knownNames(schema: Schemaish | undefined, path: Array<string | number>): string[] {
+  let s = schema;
+  for (const p of path) s = typeof p === 'number' ? s?.items : s?.properties?.[p];
+  return Object.keys(s?.properties ?? {});
+}
+
 /** Ajv errors -> `{loc, msg, type}` with the part of the request and the field named. */
-export function problemsOf(err: FastifyError): FieldProblem[] {
-  const part = PART[err.validationContext ?? ''] ?? err.validationContext ?? 'body';
+export function problemsOf(err: FastifyError, req?: FastifyRequest): FieldProblem[] {
+  const context = err.validationContext ?? '';
+  const part = PART[context] ?? context ?? 'body';
   return (err.validation ?? []).map((v) => {
     const path = v.instancePath.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-    const params = v.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[]; allowedValue?: unknown; suggestion?: string };
+    const params = v.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
     const missing = params.missingProperty;
     const extra = params.additionalProperty;
     const loc = [part, ...path, ...(missing ? [missing] : []), ...(extra ? [extra] : [])];
     const field = loc.slice(1).join('.') || part;
     let msg: string;
     if (missing) msg = `${field} is required`;
-    else if (extra) msg = `${field} is not a known ${part === 'query' ? 'parameter' : 'field'}${params.suggestion ? `; did you mean ${params.suggestion}?` : ''}`;
+    else if (extra) {
+      const schema = (req?.routeOptions.schema as Record<string, Schemaish> | undefined)?.[context];
+      const closest = closestName(extra, knownNames(schema, path));
+      msg = `${field} is not a known ${part === 'query' ? 'parameter' : 'field'}${closest ? `; the closest known one is ${closest}` : ''}`;
+    }
     else if (params.allowedValues) msg = `${field} must be one of: ${params.allowedValues.join(', ')}`;
     else msg = `${field} ${v.message ?? 'is invalid'}`;
     return { loc, msg, type: TYPES[v.keyword] ?? v.keyword };
@@ -75,7 +90,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (err instanceof WireError) return reply.status(err.status).send(err.body);
     if (err instanceof DomainError) return sendError(req, reply, err.code, err.message, err.details);
     if (err instanceof RequestValidationError) return reply.status(422).send(presenterFor(req).validation(err.problems));
-    if (err.validation) return reply.status(422).send(presenterFor(req).validation(problemsOf(err)));
+    if (err.validation) return reply.status(422).send(presenterFor(req).validation(problemsOf(err, req)));
     const known = frameworkError(err);
     if (known) return sendError(req, reply, known.code, known.message);
     if (isUnavailable(err)) {

@@ -1,5 +1,5 @@
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import AjvModule, { type ValidateFunction } from 'ajv';
+import formatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -7,6 +7,9 @@ import type { FastifyInstance } from 'fastify';
  * object a handler returns, before the serializer (which would coerce a drifted type to the
  * declared one and drop an undeclared member), validated strictly. A violation fails the request.
  */
+// CommonJS modules seen from ESM: the constructor and the plugin are their default members.
+const Ajv = AjvModule as unknown as typeof AjvModule.default;
+const addFormats = formatsModule as unknown as typeof formatsModule.default;
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats(ajv);
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -19,7 +22,10 @@ export function checkResponseContracts(app: FastifyInstance): void {
     const schema = schemas[String(reply.statusCode)] ?? schemas[`${String(reply.statusCode)[0]}xx`];
     if (!schema || payload === null || typeof payload !== 'object') return done(null, payload);
     let validate = compiled.get(schema);
-    if (!validate) compiled.set(schema, (validate = ajv.compile({ ...schema, $id: undefined })));
+    if (!validate) {
+      validate = ajv.compile({ ...schema, $id: undefined });
+      compiled.set(schema, validate);
+    }
     // The wire form: what JSON.stringify would send (undefined members dropped, dates as text).
     const wire = JSON.parse(JSON.stringify(payload)) as unknown;
     if (!validate(wire)) {
@@ -27,7 +33,7 @@ export function checkResponseContracts(app: FastifyInstance): void {
       const problem = `${where}: ${ajv.errorsText(validate.errors)}`;
       contractViolations.push(problem);
       console.error(`response contract violated: ${problem}`);
-      return done(new Error(`response contract violated: ${problem}`), payload);
+      return done(new Error(`response contract violated: ${problem}`) as never, payload);
     }
     done(null, payload);
   });

@@ -16,6 +16,7 @@ export function ingestRoutes(c: Container): FastifyPluginAsync {
 
     app.post('/v1/ingest/products', {
       config: { surface: 'v1a', minTier: 'pro' },
+      bodyLimit: 64 * 1024 * 1024,
       schema: {
         tags: ['account'], summary: 'Ingest listings (NDJSON body; pro and enterprise)',
         description: 'One record per line in the format of the README "Ingest format". Answers the summary: inserted, updated, unchanged, rejected and each rejection with its line number, field and reason.',
