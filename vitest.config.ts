@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+/** `npm test`: the fast default suite (app.inject over SQLite). Worker-thread and bulk-load tests: test:slow. */
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    exclude: ['test/scale/**', 'node_modules/**'],
+    exclude: ['test/scale/**', 'test/slow/**', 'node_modules/**'],
     testTimeout: 20000,
     pool: 'forks',
   },
