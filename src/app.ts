@@ -11,6 +11,7 @@ import { v1a } from './api/v1a/index.js';
 import { account } from './api/account/index.js';
 import { installAuth } from './http/auth.js';
 import { installCache } from './http/cache.js';
+import { installCors } from './http/cors.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installErrorPresenters } from './http/error-presenter.js';
 import { frameworkErrors, installErrorHandlers, installNotFound } from './http/errors.js';
@@ -60,9 +61,11 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   indexRoutes(app, routes);
   installErrorPresenters(app, v1Errors, surfaceOfUnrouted);
   app.addHook('onSend', (req, reply, payload, done) => {
-    reply.header('X-Request-Id', req.id);
+    reply.header('X-Request-Id', req.id).header('X-Content-Type-Options', 'nosniff');
     done(null, payload);
   });
+  // Before authentication: a preflight carries no key.
+  await installCors(app, c.config.corsOrigins);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -76,7 +79,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   installNotFound(app, (path) => routes.allowed(path));
   // The reference pages are public, like /openapi.json: agents read them before they have a key.
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
-  installAuth(app, c.auth);
+  installAuth(app, c.auth, c.authGuard);
   installRateLimit(app, c.quota, c.config.upgradeUrl);
   installTierGate(app);
   installFiniteNumbers(app);

@@ -17,10 +17,15 @@ export interface Config {
   readonly tierOverrides: Readonly<Record<string, Partial<TierLimits>>>;
   readonly adminSecret: string | null;
   readonly smtpUrl: string | null;
+  /** PUBLIC_URL as configured (no trailing slash): the only origin of links and the OAuth issuer. */
   readonly publicUrl: string | null;
   /** Self-registrations allowed per client IP per hour, and in all per UTC day. */
   readonly registrationPerIpPerHour: number;
   readonly registrationDailyCap: number;
+  /** CORS_ORIGINS: the origins browsers may call from (comma-separated); null = any origin. */
+  readonly corsOrigins: readonly string[] | null;
+  /** Failed key or admin-secret checks allowed per client address per minute; then 429. */
+  readonly authFailuresPerMinute: number;
   /** Where a daily-quota 429 sends the client to upgrade. */
   readonly upgradeUrl: string;
   readonly logLevel: string;
@@ -66,14 +71,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tierOverrides: Object.freeze(readTiers(env.TIERS_FILE)),
     adminSecret: env.ADMIN_SECRET || null,
     smtpUrl: env.SMTP_URL || null,
-    publicUrl: env.PUBLIC_URL || null,
+    publicUrl: publicUrlOf(env.PUBLIC_URL),
     registrationPerIpPerHour: positiveInt(env, 'REGISTRATION_PER_IP_PER_HOUR', 10),
     registrationDailyCap: positiveInt(env, 'REGISTRATION_DAILY_CAP', 5000),
-    upgradeUrl: env.UPGRADE_URL || `${env.PUBLIC_URL ?? ''}/v1/auth/me`,
+    corsOrigins: env.CORS_ORIGINS && env.CORS_ORIGINS.trim() !== '*'
+      ? Object.freeze(env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean)) : null,
+    authFailuresPerMinute: positiveInt(env, 'AUTH_FAILURES_PER_MINUTE', 20),
+    upgradeUrl: env.UPGRADE_URL || `${publicUrlOf(env.PUBLIC_URL) ?? ''}/v1/auth/me`,
     logLevel: env.LOG_LEVEL ?? 'info',
     environment: env.NODE_ENV ?? 'development',
     version: '0.1.0',
   });
+}
+
+function publicUrlOf(raw: string | undefined): string | null {
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL, got ${raw}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`PUBLIC_URL must be an http(s) URL, got ${raw}`);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/**
+ * Where links point when PUBLIC_URL is unset (development only): the address the server listens
+ * on, never a client's Host header. A wildcard address is reached as localhost.
+ */
+export function listenOrigin(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' || host === '' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+/** A production server needs PUBLIC_URL: links and the OAuth issuer must not come from a guess. */
+export function assertServable(config: Config): void {
+  if (config.environment === 'production' && !config.publicUrl) {
+    throw new Error('PUBLIC_URL must be set when NODE_ENV=production: it is the origin of every link and the OAuth issuer');
+  }
 }
 
 /** `sqlite:<path>` (default) or `postgres://...`. */

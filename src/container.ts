@@ -5,6 +5,7 @@ import { KeyService, systemClock, type Clock } from './accounts/keys.js';
 import { LogMailer, type Mailer } from './accounts/mailer.js';
 import { OAuthService } from './accounts/oauth.js';
 import { QuotaService } from './accounts/quota.js';
+import { AuthGuard } from './accounts/auth-guard.js';
 import { RegistrationService } from './accounts/registration.js';
 import { SmtpMailer } from './accounts/smtp-mailer.js';
 import { tierLimits } from './accounts/tiers.js';
@@ -21,7 +22,7 @@ import { ListingViews } from './catalog/listing-views.js';
 import { ProductService } from './catalog/product-service.js';
 import { IngestService } from './catalog/ingest.js';
 import { IndexedSearch } from './catalog/search-index/indexed-search.js';
-import { sqlitePath, type Config } from './config.js';
+import { listenOrigin, sqlitePath, type Config } from './config.js';
 import { MemoryBus, type EventBus } from './events/bus.js';
 import { RedisBus } from './events/redis-bus.js';
 import { EventTail } from './events/tail.js';
@@ -40,6 +41,7 @@ export interface Container {
   keyEvents: KeyEvents;
   keyAdmin: KeyAdmin;
   quota: QuotaService;
+  authGuard: AuthGuard;
   registration: RegistrationService;
   oauth: OAuthService;
   catalog: CatalogService;
@@ -56,6 +58,9 @@ export interface Container {
   tail: EventTail;
   /** Instance-to-instance notifications (Redis with REDIS_URL; nothing to tell otherwise). */
   bus: EventBus;
+  /** The origin of links and the OAuth issuer (see baseUrl); `listening` tells it the bound port. */
+  origin(): string;
+  listening(port: number): void;
   close(): Promise<void>;
 }
 
@@ -115,11 +120,17 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
     void tail.poke();
     void bus.publish({ type: 'events' });
   });
+  let origin = config.publicUrl ?? listenOrigin(config.host, config.port);
   return {
     config, clock, store, fx, keys, auth, catalog, views,
+    origin: () => origin,
+    listening(port) {
+      if (!config.publicUrl) origin = listenOrigin(config.host, port);
+    },
     products: new ProductService(new IdResolver(store.catalog), views, (l) => catalog.groupMembers(l), now),
     exports: new ExportService((filter, limit, offset) => catalog.scan(filter, limit, offset)),
     keyEvents, keyAdmin: new KeyAdmin(store.keys, store.accounts, keyEvents, clock), quota, oauth,
+    authGuard: new AuthGuard(quota, config.authFailuresPerMinute),
     registration: new RegistrationService(keys, store.keys, store.accounts, quota, mailer,
       { perIpPerHour: config.registrationPerIpPerHour, dailyCap: config.registrationDailyCap }, clock),
     compare: new CompareService(catalog, views),

@@ -64,6 +64,13 @@ export class QuotaService {
     return { ok: state.used <= limit, state };
   }
 
+  /** The fixed window's state without counting. */
+  async peekFixed(bucket: string, window: WindowName, limit: number): Promise<FixedDecision> {
+    const now = this.clock.now();
+    const state = this.state(limit, await this.limiter.peek(bucket, window, now), now);
+    return { ok: state.used < limit, state };
+  }
+
   private state(limit: number | null, c: { count: number; resetAt: Date }, now: Date): WindowState {
     return {
       limit, used: c.count, remaining: limit === null ? null : Math.max(0, limit - c.count), resetAt: c.resetAt,

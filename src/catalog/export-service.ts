@@ -60,7 +60,8 @@ export class ExportService {
     if (format === 'json') {
       return { contentType: 'application/json; charset=utf-8', filename: 'products.json', body: Readable.from(jsonArray(first, rows)) };
     }
-    const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS], cast: { boolean: (b) => (b ? 'true' : 'false') } });
+    // escape_formulas: a text cell starting with = + - @ tab or CR gets a leading ' (OWASP, CSV injection).
+    const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS], escape_formulas: true, cast: { boolean: (b) => (b ? 'true' : 'false') } });
     // pipeline hands a failure of the source on to `csv` (pipe would leave it unhandled).
     pipeline(Readable.from(records(first, rows)), csv, () => undefined);
     return { contentType: 'text/csv; charset=utf-8', filename: 'products.csv', body: csv };

@@ -1,11 +1,32 @@
 import { buildApp } from '../app.js';
-import type { Config } from '../config.js';
+import { assertServable, type Config } from '../config.js';
 import { createContainer } from '../container.js';
 import { loggerOptions } from '../http/logging.js';
 import { loadDemo } from './demo.js';
 
+/**
+ * What a person starting the server reads: where it answers, and a key or how to get one. The demo
+ * key is shown once, on the start that created it; every later start says how to make another.
+ */
+export function startBanner(origin: string, demoKey: string | null): string {
+  const search = `${origin}/v1/products/search?q=samsung+galaxy&include_facets=true&sort_by=relevance`;
+  const lines = [`\nServing ${origin} (API reference: ${origin}/docs, OpenAPI: ${origin}/openapi.json)`];
+  if (demoKey) {
+    lines.push(`\nDemo API key (pro tier, shown once):\n${demoKey}\n`, `Try: curl -H "Authorization: Bearer ${demoKey}" "${search}"`);
+  } else {
+    lines.push(
+      'API keys are shown once, when created. To get one:',
+      '  npx catalog keys create --tier pro          (prints the key on its last line)',
+      `  curl -X POST "${origin}/v1/auth/register?verify=false" -H "Content-Type: application/json" -d '{"agent_name": "me"}'`,
+      `Then: curl -H "Authorization: Bearer <API_KEY>" "${search}"`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
 /** Runs the service: container, demo catalog on an empty store, listen, graceful shutdown. */
 export async function serve(config: Config): Promise<void> {
+  assertServable(config);
   const c = await createContainer(config);
   let demoKey: string | null = null;
   if (config.demo && (await c.store.catalog.count()) === 0) {
@@ -27,10 +48,8 @@ export async function serve(config: Config): Promise<void> {
   }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  if (demoKey) {
-    console.log(`\nDemo API key (pro tier, shown once):\n${demoKey}\n`);
-    console.log(`Try: curl -H "Authorization: Bearer ${demoKey}" "http://localhost:${port}/v1/products/search?q=samsung+galaxy&include_facets=true&sort_by=relevance"\n`);
-  }
+  c.listening(port);
+  console.log(startBanner(c.origin(), demoKey));
   // Expired OAuth tokens are refused when presented; this only keeps the table from growing.
   const purge = setInterval(() => void c.oauth.purgeExpired().catch(() => undefined), 3600_000);
   purge.unref();

@@ -1,6 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator, Principal } from '../accounts/authenticator.js';
+import type { AuthGuard, CredentialKind } from '../accounts/auth-guard.js';
+import type { WindowState } from '../accounts/quota.js';
 import { DomainError } from '../domain/errors.js';
+import { sendRateLimited } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,13 +36,30 @@ export function credentialOf(req: FastifyRequest): string | null {
 const MISSING = () => new DomainError('MISSING_API_KEY', 'An API key is required: pass it as a bearer token (Authorization: Bearer <API_KEY>).', REGISTRATION_HELP);
 const INVALID = () => new DomainError('UNAUTHORIZED', 'The API key or access token is invalid, revoked or expired.', { register: REGISTRATION_HELP.register });
 
-export function installAuth(app: FastifyInstance, auth: Authenticator): void {
+const refusedMessage = (w: WindowState) =>
+  `Too many failed authentications from this address; retry after ${w.retryAfter} s.`;
+
+/** Counts a failed check against the address and logs it (never the credential). */
+export async function authFailed(req: FastifyRequest, guard: AuthGuard, kind: CredentialKind): Promise<void> {
+  const failures = await guard.failed(req.ip);
+  req.log.warn({ ip: req.ip, credential: kind, failures }, 'authentication failed');
+}
+
+/** Answers 429 when the address has failed too often; true when it did. */
+export async function refuseGuessing(req: FastifyRequest, reply: FastifyReply, guard: AuthGuard): Promise<boolean> {
+  const refused = await guard.refused(req.ip);
+  if (!refused) return false;
+  await sendRateLimited(reply, refused, refusedMessage(refused));
+  return true;
+}
+
+export function installAuth(app: FastifyInstance, auth: Authenticator, guard: AuthGuard): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('credential', null);
   // On request, before the body is read and the input validated: without a valid key the answer
   // is 401 whatever the input, and nothing is parsed for it. Callback style: a key the cache
   // holds (nearly every request) is accepted with nothing awaited.
-  app.addHook('onRequest', (req, _reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     const options = req.routeOptions;
     const route = options.url;
     if (options.config?.auth === false || !route || route === '/docs' || route.startsWith('/docs/')) return done();
@@ -51,11 +71,16 @@ export function installAuth(app: FastifyInstance, auth: Authenticator): void {
       req.credential = credential;
       return done();
     }
-    auth.authenticate(credential).then((result) => {
-      if (!result.ok) return done(INVALID());
+    void (async () => {
+      if (await refuseGuessing(req, reply, guard)) return;
+      const result = await auth.authenticate(credential);
+      if (!result.ok) {
+        await authFailed(req, guard, 'api_key');
+        return done(INVALID());
+      }
       req.principal = result.principal;
       req.credential = credential;
       done();
-    }, done);
+    })().catch(done);
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { withoutCredentials } from './credentials.js';
 
 interface Entry { body: Buffer; type: string; expires: number; generation: number }
 
@@ -41,11 +42,6 @@ declare module 'fastify' {
   interface FastifyRequest { cacheKey: string | null }
 }
 
-function stripKey(url: string): string {
-  if (!url.includes('api_key=')) return url;
-  return url.replace(/([?&])api_key=[^&]*&?/g, '$1').replace(/[?&]$/, '');
-}
-
 export function installCache(app: FastifyInstance, cache: ResponseCache): void {
   app.decorateRequest('cacheKey', null);
   // Runs after auth (registered later), so an unauthenticated request never reads the cache.
@@ -56,7 +52,7 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
     if (!seconds) return done();
     reply.header('Cache-Control', `private, max-age=${seconds}`);
     const body = req.method === 'POST' ? JSON.stringify(req.body ?? null) : '';
-    req.cacheKey = `${req.method} ${config.surface} ${stripKey(req.url)} ${body}`;
+    req.cacheKey = `${req.method} ${config.surface} ${withoutCredentials(req.url)} ${body}`;
     const hit = cache.get(req.cacheKey);
     if (hit) {
       reply.header('X-Cache', 'HIT').type(hit.type);

@@ -1,17 +1,21 @@
 import type { FastifyServerOptions } from 'fastify';
+import { redactText, redactUrl, redactValue } from './credentials.js';
 
-/** Drops the secret from `?api_key=` so a key given in the query never reaches a log line. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:api_key|token|client_secret)=)[^&]*/gi, '$1[REDACTED]');
-}
-
-/** pino options: keys, tokens and secrets redacted wherever they appear in a request. */
+/**
+ * pino options: credentials redacted wherever they appear in what is logged, by decoded name
+ * (query parameters, headers, members of any logged object) and by shape (keys quoted in a message).
+ */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', '*.client_secret', '*.api_key', '*.password'],
-      censor: '[REDACTED]',
+    formatters: {
+      log: (obj) => redactValue(obj) as Record<string, unknown>,
+    },
+    hooks: {
+      logMethod(args, method) {
+        // The message string: an error's message may quote what the client sent.
+        method.apply(this, args.map((a) => (typeof a === 'string' ? redactText(a) : a)) as Parameters<typeof method>);
+      },
     },
     serializers: {
       req(req: { method: string; url: string; id: string; ip?: string }) {

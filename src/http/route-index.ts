@@ -15,6 +15,8 @@ export class RouteIndex {
   }
 
   add(method: string | string[], url: string): void {
+    // The CORS preflight answers OPTIONS anywhere; it says nothing of which paths exist.
+    if (url === '*' || url === '/*') return;
     for (const m of Array.isArray(method) ? method : [method]) {
       if (!this.router.hasRoute(m as FindMyWay.HTTPMethod, url)) this.router.on(m as FindMyWay.HTTPMethod, url, () => undefined);
     }

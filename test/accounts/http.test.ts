@@ -6,10 +6,13 @@ import { accountsHarness, tiersFile, type AccountsHarness } from './setup.js';
 let h: AccountsHarness;
 let base: string;
 beforeAll(async () => {
-  h = await accountsHarness({ TIERS_FILE: tiersFile({ unverified: { per_minute: 7, per_day: 100 } }) });
+  h = await accountsHarness({ HOST: '127.0.0.1', TIERS_FILE: tiersFile({ unverified: { per_minute: 7, per_day: 100 } }) });
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = h.app.server.address();
-  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  // As `serve` does: without PUBLIC_URL, links and the issuer name the bound address.
+  h.c.listening(port);
+  base = `http://127.0.0.1:${port}`;
 });
 afterAll(() => h.close());
 

@@ -20,7 +20,7 @@ export function authRoutes(c: Container): FastifyPluginAsync {
     }, async (req, reply) => {
       const { agent_name: agentName, email } = req.body;
       const verify = req.query.verify ?? email !== undefined;
-      const r = await c.registration.register(req.ip, { agentName, email, verify }, (t) => `${baseUrl(c.config, req)}/v1/auth/verify?token=${t}`);
+      const r = await c.registration.register(req.ip, { agentName, email, verify }, (t) => `${baseUrl(c)}/v1/auth/verify?token=${t}`);
       if (!r.ok && r.reason === 'email_required') throw invalidInput(['body', 'email'], 'email is required to verify; pass verify=false to skip verification', 'missing');
       if (!r.ok) return sendRateLimited(reply, r.throttle, `Too many registrations; retry after ${r.throttle.retryAfter} s.`);
       const limits = c.quota.limitsOf(r.record.tier);

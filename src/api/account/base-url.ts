@@ -1,7 +1,6 @@
-import type { FastifyRequest } from 'fastify';
-import type { Config } from '../../config.js';
+import type { Container } from '../../container.js';
 
-/** PUBLIC_URL when set (behind a proxy), otherwise the origin the request reached. Also the OAuth issuer. */
-export function baseUrl(config: Config, req: FastifyRequest): string {
-  return (config.publicUrl ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
+/** The origin of links and the OAuth issuer: PUBLIC_URL, else (development) the listen address. Never the Host header. */
+export function baseUrl(c: Container): string {
+  return c.origin();
 }

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { OAUTH_SCOPES } from '../../accounts/oauth.js';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
-import { credentialOf } from '../../http/auth.js';
+import { authFailed, credentialOf, refuseGuessing } from '../../http/auth.js';
 import { sendRateLimited } from '../../http/rate-limit.js';
 import { baseUrl } from './base-url.js';
 import { clientCredentials, oauthError, parseForm } from './oauth-http.js';
@@ -19,8 +19,8 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, parseForm(body as string)));
     const config = { surface: 'account' as const, auth: false };
 
-    app.get('/.well-known/oauth-authorization-server', { config, schema: { tags: TAGS, summary: 'OAuth metadata (RFC 8414)', security: [] } }, async (req) => {
-      const issuer = baseUrl(c.config, req);
+    app.get('/.well-known/oauth-authorization-server', { config, schema: { tags: TAGS, summary: 'OAuth metadata (RFC 8414)', security: [] } }, async () => {
+      const issuer = baseUrl(c);
       return {
         issuer,
         token_endpoint: `${issuer}/v1/oauth/token`,
@@ -69,7 +69,9 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
       if (b.grant_type !== 'client_credentials') return oauthError(reply, 'unsupported_grant_type', 'only client_credentials is supported');
       const creds = clientCredentials(req, b);
       if (!creds.ok) return oauthError(reply, creds.error, creds.description);
+      if (await refuseGuessing(req, reply, c.authGuard)) return reply;
       const auth = await c.oauth.authenticateClient(creds.clientId, creds.clientSecret);
+      if (!auth.ok && auth.reason === 'invalid_client') await authFailed(req, c.authGuard, 'client_secret');
       if (!auth.ok) return oauthError(reply, auth.reason, auth.reason === 'invalid_client' ? 'client authentication failed' : 'public clients cannot use client_credentials');
       const t = await c.oauth.issueToken(auth.client, b.scope);
       if (!t.ok) return oauthError(reply, t.reason, t.reason === 'invalid_scope' ? `scope must be within: ${auth.client.scope}` : 'the client owner key is revoked');
@@ -81,6 +83,7 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
       config, attachValidation: true, schema: { tags: TAGS, summary: 'Token revocation (RFC 7009)', security: [], body: TokenOnlyRequest },
     }, async (req, reply) => {
       const b = req.validationError ? undefined : req.body;
+      if (await refuseGuessing(req, reply, c.authGuard)) return reply;
       const client = await authenticated(c, req, b);
       if (!client.ok) return oauthError(reply, client.error, client.description);
       if (!b?.token) return oauthError(reply, 'invalid_request', 'token is required');
@@ -92,6 +95,7 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
       config, attachValidation: true, schema: { tags: TAGS, summary: 'Token introspection (RFC 7662), own tokens only', security: [], body: TokenOnlyRequest },
     }, async (req, reply) => {
       const b = req.validationError ? undefined : req.body;
+      if (await refuseGuessing(req, reply, c.authGuard)) return reply;
       const client = await authenticated(c, req, b);
       if (!client.ok) return oauthError(reply, client.error, client.description);
       if (!b?.token) return oauthError(reply, 'invalid_request', 'token is required');
@@ -105,6 +109,7 @@ async function authenticated(c: Container, req: Parameters<typeof clientCredenti
   const creds = clientCredentials(req, body);
   if (!creds.ok) return creds;
   const auth = await c.oauth.authenticateClient(creds.clientId, creds.clientSecret);
+  if (!auth.ok) await authFailed(req, c.authGuard, 'client_secret');
   return auth.ok ? { ok: true as const, client: auth.client } : { ok: false as const, error: 'invalid_client' as const, description: 'client authentication failed' };
 }
 
