@@ -13,17 +13,24 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 
-// `import` allocates short-lived objects by the million (matching a 1,000,000-line bulk load took
-// 140 s with V8's default young generation, 110 s with 64 MB semi-spaces), on every core it has
-// (parse workers, then a profile worker beside the matching): GC on the thread that allocates,
-// without helper threads competing for those cores, made a 200,000-line import about 5% faster.
-// V8 takes these flags only when a process starts, so the command runs again in a child that has
-// them; signals go through.
+// `import` runs in a child with V8 flags that only a process start takes (see bench/RESULTS.md:
+// a larger young generation and GC on the allocating thread). Signals are passed on, and the child
+// exits when the parent dies (its IPC channel closes), so a killed import leaves no orphan.
 const GC_FLAGS = ['--max-semi-space-size=64', '--single-threaded-gc'];
 if (process.argv[2] === 'import' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) {
-  const child = spawn(process.execPath, [...process.execArgv, ...GC_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [...process.execArgv, ...GC_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: { ...process.env, CATALOG_WATCH_PARENT: '1' },
+  });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
 } else {
+  if (process.channel && process.env.CATALOG_WATCH_PARENT === '1') {
+    // A child of the above: the channel only watches the parent, it must not keep this process up.
+    process.channel.unref();
+    process.on('disconnect', () => {
+      console.error('catalog: the parent process is gone; stopping');
+      process.exit(1);
+    });
+  }
   await import(entry);
 }

@@ -12,6 +12,8 @@ import { account } from './api/account/index.js';
 import { installAuth } from './http/auth.js';
 import { installCache } from './http/cache.js';
 import { installCors } from './http/cors.js';
+import { installReadinessGate } from './http/readiness.js';
+import { capConnectionsPerAddress, serverTimeouts } from './http/connections.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { installErrorPresenters } from './http/error-presenter.js';
 import { frameworkErrors, installErrorHandlers, installNotFound } from './http/errors.js';
@@ -52,18 +54,21 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
     bodyLimit: BODY_LIMIT,
+    ...serverTimeouts(c.config.connections),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH, constraints: { surface: surfaceConstraint as never } },
     frameworkErrors,
     clientErrorHandler,
     // Coerced query values keep their declared types; nothing undeclared is dropped silently.
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  capConnectionsPerAddress(app.server, c.config.connections.maxPerAddress);
   indexRoutes(app, routes);
   installErrorPresenters(app, v1Errors, surfaceOfUnrouted);
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('X-Request-Id', req.id).header('X-Content-Type-Options', 'nosniff');
     done(null, payload);
   });
+  installReadinessGate(app, c.readiness);
   // Before authentication: a preflight carries no key.
   await installCors(app, c.config.corsOrigins);
   await app.register(swagger, {

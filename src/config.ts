@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { TierLimits } from './domain/tier.js';
+import type { ConnectionLimits } from './http/connections.js';
 
 export interface Config {
   readonly port: number;
@@ -22,6 +23,12 @@ export interface Config {
   /** Self-registrations allowed per client IP per hour, and in all per UTC day. */
   readonly registrationPerIpPerHour: number;
   readonly registrationDailyCap: number;
+  /** Request, header, idle and keep-alive timeouts and the per-address connection cap (http/connections.ts). */
+  readonly connections: ConnectionLimits;
+  /** SHUTDOWN_TIMEOUT_MS: how long a stopping server lets in-flight requests finish. */
+  readonly shutdownTimeoutMs: number;
+  /** INGEST_MAX_BYTES: the most one POST /v1/ingest/products body may hold (it is streamed, not held). */
+  readonly ingestMaxBytes: number;
   /** CORS_ORIGINS: the origins browsers may call from (comma-separated); null = any origin. */
   readonly corsOrigins: readonly string[] | null;
   /** Failed key or admin-secret checks allowed per client address per minute; then 429. */
@@ -54,6 +61,14 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return n;
 }
 
+function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (0 or more), got ${raw}`);
+  return n;
+}
+
 /** The only reader of process.env: one typed, frozen Config. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
@@ -74,6 +89,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: publicUrlOf(env.PUBLIC_URL),
     registrationPerIpPerHour: positiveInt(env, 'REGISTRATION_PER_IP_PER_HOUR', 10),
     registrationDailyCap: positiveInt(env, 'REGISTRATION_DAILY_CAP', 5000),
+    connections: Object.freeze({
+      requestTimeoutMs: positiveInt(env, 'REQUEST_TIMEOUT_MS', 300_000),
+      headersTimeoutMs: positiveInt(env, 'HEADERS_TIMEOUT_MS', 15_000),
+      idleTimeoutMs: positiveInt(env, 'IDLE_TIMEOUT_MS', 60_000),
+      keepAliveTimeoutMs: positiveInt(env, 'KEEP_ALIVE_TIMEOUT_MS', 10_000),
+      maxPerAddress: nonNegativeInt(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256),
+    }),
+    shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    ingestMaxBytes: positiveInt(env, 'INGEST_MAX_BYTES', 256 * 1024 * 1024),
     corsOrigins: env.CORS_ORIGINS && env.CORS_ORIGINS.trim() !== '*'
       ? Object.freeze(env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean)) : null,
     authFailuresPerMinute: positiveInt(env, 'AUTH_FAILURES_PER_MINUTE', 20),

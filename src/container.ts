@@ -29,7 +29,8 @@ import { EventTail } from './events/tail.js';
 import { withIngestHook } from './events/wake.js';
 import { ResponseCache } from './http/cache.js';
 import { createSqliteStore } from './store/sqlite/index.js';
-import type { Store } from './store/types.js';
+import type { RecoveryProgress, Store } from './store/types.js';
+import { Readiness } from './runtime/readiness.js';
 
 export interface Container {
   config: Config;
@@ -60,6 +61,8 @@ export interface Container {
   bus: EventBus;
   /** The origin of links and the OAuth issuer (see baseUrl); `listening` tells it the bound port. */
   origin(): string;
+  /** Whether the store is usable yet (see serve: it listens before). */
+  readiness: Readiness;
   listening(port: number): void;
   close(): Promise<void>;
 }
@@ -76,10 +79,21 @@ export async function openStore(config: Config): Promise<Store> {
 }
 
 /** Wires the store, services and clock from Config. Building does no network I/O beyond opening the store. */
-export async function createContainer(config: Config, opts: { clock?: Clock; store?: Store; limiter?: RateLimiter; mailer?: Mailer } = {}): Promise<Container> {
+export interface ContainerOptions {
+  clock?: Clock;
+  store?: Store;
+  limiter?: RateLimiter;
+  mailer?: Mailer;
+  /** Leave the store's recovery (a killed bulk load) to the caller, who runs it while listening; else it runs here. */
+  deferRecovery?: boolean;
+  onRecovery?: (p: RecoveryProgress) => void;
+}
+
+export async function createContainer(config: Config, opts: ContainerOptions = {}): Promise<Container> {
   const clock = opts.clock ?? systemClock;
   const store = opts.store ?? (await openStore(config));
   await store.migrate();
+  if (!opts.deferRecovery) await store.recovery?.run(opts.onRecovery);
   const fx = new FxService(store.fx);
   await fx.load();
   const keys = new KeyService(store.keys, clock);
@@ -124,6 +138,7 @@ export async function createContainer(config: Config, opts: { clock?: Clock; sto
   return {
     config, clock, store, fx, keys, auth, catalog, views,
     origin: () => origin,
+    readiness: new Readiness(),
     listening(port) {
       if (!config.publicUrl) origin = listenOrigin(config.host, port);
     },

@@ -6,7 +6,9 @@ import { v1Errors } from './envelopes.js';
 import type { SurfaceUnit } from './surface-unit.js';
 
 const Health = Type.Object({
-  status: Type.String(), version: Type.String(), environment: Type.String(), store: Type.String(), search_index: Type.String(),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('starting')], { description: 'starting: listening, the store not usable yet (see reason)' }),
+  reason: Type.Optional(Type.String({ description: 'while starting: what the service is doing' })),
+  version: Type.String(), environment: Type.String(), store: Type.String(), search_index: Type.String(),
 });
 const Root = Type.Object({
   api: Type.String(), version: Type.Literal('v1'), endpoints: Type.Record(Type.String(), Type.String()), auth: Type.String(), docs: Type.String(),
@@ -19,10 +21,18 @@ export const meta: SurfaceUnit = {
   errors: v1Errors,
   routes(c: Container): FastifyPluginAsync {
     return async (app) => {
-      app.get('/health', { config: { auth: false }, schema: { summary: 'Health check (no key needed)', security: [], response: { 200: Health } } }, async () => ({
-        status: 'ok', version: c.config.version, environment: c.config.environment, store: c.store.kind,
-        search_index: c.searchIndex?.state ?? 'off',
-      }));
+      app.get('/health', {
+        config: { auth: false },
+        schema: {
+          summary: 'Health check (no key needed): 200 when ready, 503 with a reason while starting', security: [],
+          response: { 200: Health, 503: Health },
+        },
+      }, async (_req, reply) => {
+        const reason = c.readiness.notReadyBecause;
+        const body = { version: c.config.version, environment: c.config.environment, store: c.store.kind, search_index: c.searchIndex?.state ?? 'off' };
+        if (reason === null) return { status: 'ok' as const, ...body };
+        return reply.status(503).header('Retry-After', '5').send({ status: 'starting' as const, reason, ...body });
+      });
       app.get('/v1', { schema: { summary: 'API root: version, endpoints, how to authenticate', response: { 200: Root } } }, async () => ({
         api: 'Catalog service', version: 'v1' as const, endpoints: ENDPOINTS_V1,
         auth: 'Send your key as Authorization: Bearer <API_KEY> (also: Authorization: ApiKey <API_KEY>, X-API-Key, or ?api_key=). Get one with POST /v1/auth/register?verify=false.',

@@ -1,10 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RateTable } from '../domain/fx.js';
 import type { CatalogStore } from '../store/types.js';
 import { parseLines } from './ingest-lines.js';
 import { parallelAvailable, parseInWorker, type IngestInput } from './ingest-parallel.js';
 import type { Rejection } from './normalize.js';
+import type { ParsedBatch } from './ingest-lines.js';
 
 export interface IngestSummary {
   lines: number;
@@ -36,6 +38,8 @@ export interface IngestOptions {
    * stored rows, and needs none.
    */
   profiles?: boolean;
+  /** Let the event loop turn between batches (a request's ingest: other requests are served meanwhile). */
+  yieldBetweenBatches?: boolean;
 }
 
 /**
@@ -56,26 +60,27 @@ export class IngestService {
       : parseLines(input instanceof Readable ? input : createReadStream(input.path, { highWaterMark: 1 << 20 }),
         { batchSize, rates: this.rates(), now: opts.now ?? (() => new Date()), prepare: false });
     for await (const b of batches) {
-      summary.lines += b.lines;
-      summary.rejected += b.rejections.length;
-      for (const r of b.rejections) if (summary.rejections.length < maxRejections) summary.rejections.push(r);
-      if (!b.records.length) continue;
-      const res = await this.store.ingestBatch(b.records);
-      let written = 0;
-      for (const o of res.outcomes) {
-        summary[o.outcome]++;
-        if (o.outcome !== 'unchanged') written++;
-      }
-      if (mayProfile) profiles = 2 * written >= res.outcomes.length;
-      summary.events += res.events;
+      const mostlyWritten = await this.take(b, summary, maxRejections);
+      if (mayProfile) profiles = mostlyWritten;
       opts.onProgress?.(summary, b.bytes);
+      if (opts.yieldBetweenBatches) await nextTurn();
     }
     return summary;
   }
 
-  /** Ingests already-parsed records (the JSON-array form of POST /v1/ingest/products). */
-  async ingestRecords(records: unknown[], now = new Date()): Promise<IngestSummary> {
-    const ndjson = records.map((r) => JSON.stringify(r)).join('\n');
-    return this.ingestStream(Readable.from([ndjson]), { now: () => now });
+  /** Stores one batch into the summary; true when at least half its records were new or changed. */
+  private async take(b: ParsedBatch, summary: IngestSummary, maxRejections: number): Promise<boolean> {
+    summary.lines += b.lines;
+    summary.rejected += b.rejections.length;
+    for (const r of b.rejections) if (summary.rejections.length < maxRejections) summary.rejections.push(r);
+    if (!b.records.length) return true;
+    const res = await this.store.ingestBatch(b.records);
+    let written = 0;
+    for (const o of res.outcomes) {
+      summary[o.outcome]++;
+      if (o.outcome !== 'unchanged') written++;
+    }
+    summary.events += res.events;
+    return 2 * written >= res.outcomes.length;
   }
 }

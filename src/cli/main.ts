@@ -11,6 +11,13 @@ import { serve } from './serve.js';
 
 const program = new Command('catalog').description('Product catalog and price-comparison service').showHelpAfterError();
 
+/** The container of a one-shot command; a store a killed import left half-written is finished first, with progress. */
+const openContainer = () => createContainer(loadConfig(), {
+  onRecovery: (p) => console.error(p.phase === 'indexes'
+    ? 'the last bulk load was interrupted: building its indexes...'
+    : `the last bulk load was interrupted: matched ${p.done} of ${p.total} listings`),
+});
+
 const tierArg = (v: string): Tier => {
   if (!TIERS.includes(v as Tier)) throw new InvalidArgumentError(`one of ${TIERS.join(', ')}`);
   return v as Tier;
@@ -24,7 +31,7 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
   .option('--batch <n>', 'records per transaction', (v) => Number(v), 1000)
   .description('import listings; exits non-zero when any line was rejected')
   .action(async (file: string, opts: { batch: number }) => {
-    const c = await createContainer(loadConfig());
+    const c = await openContainer();
     const loader = c.store.bulkLoad;
     loader?.tuneForImport();
     // Into an empty store that can: a bulk load, stored first and matched after, its indexes built once.
@@ -81,7 +88,7 @@ const keys = program.command('keys').description('API keys');
 keys.command('create').requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`, tierArg).option('--name <name>', 'a label for the key')
   .description('create a key; prints it alone on the last line')
   .action(async (opts: { tier: Tier; name?: string }) => {
-    const c = await createContainer(loadConfig());
+    const c = await openContainer();
     const { apiKey, record } = await c.keys.create({ tier: opts.tier, name: opts.name ?? null, verified: opts.tier !== 'unverified' });
     console.log(`created key #${record.id} (${record.prefix}…) tier ${record.tier}${record.name ? ` name ${record.name}` : ''}`);
     console.log(apiKey);
@@ -91,7 +98,7 @@ keys.command('create').requiredOption('--tier <tier>', `one of ${TIERS.join(', '
 keys.command('set-tier').argument('<key>', 'key id or key prefix (ck_xxxxxx)').requiredOption('--tier <tier>', `one of ${TIERS.join(', ')}`, tierArg)
   .description('change a key\'s tier: an upgrade applies now, a downgrade at the end of the billing cycle')
   .action(async (ref: string, opts: { tier: Tier }) => {
-    const c = await createContainer(loadConfig());
+    const c = await openContainer();
     const r = await c.keyAdmin.setTier(ref, opts.tier);
     if (!r.ok) {
       console.error(`keys set-tier: ${r.reason === 'ambiguous' ? 'several active keys have this prefix; use the key id' : 'no active key with this id or prefix'}`);
@@ -105,7 +112,7 @@ keys.command('set-tier').argument('<key>', 'key id or key prefix (ck_xxxxxx)').r
 keys.command('rotate').argument('<key>', 'key id or key prefix (ck_xxxxxx)')
   .description('revoke a key and issue its replacement (same tier and account); prints the new key alone on the last line')
   .action(async (ref: string) => {
-    const c = await createContainer(loadConfig());
+    const c = await openContainer();
     const found = await c.keyAdmin.resolve(ref);
     const r = found.ok ? await c.keyAdmin.rotate(found.key) : null;
     if (!r?.ok) {
@@ -121,7 +128,7 @@ keys.command('rotate').argument('<key>', 'key id or key prefix (ck_xxxxxx)')
 program.command('demo').description('load the generated demo catalog into the store')
   .option('--listings <n>', 'how many listings', (v) => Number(v), 20000).option('--seed <n>', 'generator seed', (v) => Number(v), 42)
   .action(async (opts: { listings: number; seed: number }) => {
-    const c = await createContainer(loadConfig());
+    const c = await openContainer();
     const s = await loadDemo(c, { listings: opts.listings, seed: opts.seed, progress: process.stderr.isTTY });
     console.log(`demo: inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, rejected ${s.rejected}`);
     await c.close();
@@ -130,7 +137,7 @@ program.command('demo').description('load the generated demo catalog into the st
 const fx = program.command('fx').description('currency rates');
 fx.command('import').argument('<csv>', 'rate table: "# date:" and "# source:" lines, then currency,per_eur rows for all 13 currencies')
   .action(async (file: string) => {
-    const c = await createContainer(loadConfig());
+    const c = await openContainer();
     try {
       const t = await c.fx.replace(readFileSync(file, 'utf8'));
       console.log(`rates of ${t.date} (${t.source}) now in force; listings are re-normalized as they are next ingested`);
@@ -142,7 +149,7 @@ fx.command('import').argument('<csv>', 'rate table: "# date:" and "# source:" li
   });
 
 program.command('migrate').description('apply pending schema migrations').action(async () => {
-  const c = await createContainer(loadConfig());
+  const c = await openContainer();
   console.log(`migrations applied (${c.store.kind})`);
   await c.close();
 });

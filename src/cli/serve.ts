@@ -1,6 +1,6 @@
-import { buildApp } from '../app.js';
+import { buildApp, type App } from '../app.js';
 import { assertServable, type Config } from '../config.js';
-import { createContainer } from '../container.js';
+import { createContainer, type Container } from '../container.js';
 import { loggerOptions } from '../http/logging.js';
 import { loadDemo } from './demo.js';
 
@@ -24,20 +24,39 @@ export function startBanner(origin: string, demoKey: string | null): string {
   return lines.join('\n') + '\n';
 }
 
-/** Runs the service: container, demo catalog on an empty store, listen, graceful shutdown. */
+/**
+ * Runs the service: it listens first, then makes the store usable (finishing a killed import,
+ * loading the demo catalog into an empty store) while /health answers 503 with what it is doing.
+ * SIGTERM or SIGINT drains in-flight requests for at most SHUTDOWN_TIMEOUT_MS, then exits.
+ */
 export async function serve(config: Config): Promise<void> {
   assertServable(config);
-  const c = await createContainer(config);
+  const c = await createContainer(config, { deferRecovery: true });
+  const app = await buildApp(c, { logger: loggerOptions(config.logLevel) });
+  const recovering = c.store.recovery?.needed() ?? false;
+  if (recovering) c.readiness.starting('finishing an interrupted bulk load (indexes, then matching)');
+  const demo = config.demo && !recovering && (await c.store.catalog.count()) === 0;
+  if (demo) c.readiness.starting('loading the demo catalog');
+  installShutdown(app, c, config.shutdownTimeoutMs);
+  await app.listen({ port: config.port, host: config.host });
+  const addr = app.server.address();
+  c.listening(typeof addr === 'object' && addr ? addr.port : config.port);
+
+  if (recovering) {
+    app.log.warn('the last bulk load was interrupted: finishing it before serving (progress follows)');
+    const started = Date.now();
+    await c.store.recovery!.run((p) => app.log.info(p, p.phase === 'indexes' ? 'recovery: building indexes' : `recovery: matched ${p.done} of ${p.total} listings`));
+    app.log.info({ ms: Date.now() - started }, 'recovery done');
+  }
   let demoKey: string | null = null;
-  if (config.demo && (await c.store.catalog.count()) === 0) {
+  if (demo) {
     console.log('Empty store: generating the demo catalog (CATALOG_DEMO=off to skip)...');
     const summary = await loadDemo(c, { progress: process.stdout.isTTY });
     console.log(`Demo catalog ready: ${summary.inserted} listings, ${summary.updated} price updates.`);
     demoKey = (await c.keys.create({ tier: 'pro', name: 'demo' })).apiKey;
   }
-  const app = await buildApp(c, { logger: loggerOptions(config.logLevel) });
   await c.tail.start();
-  await app.listen({ port: config.port, host: config.host });
+  c.readiness.isReady();
   if (c.searchIndex) {
     // Built while the service already answers: until it is whole, the store serves search.
     const started = Date.now();
@@ -46,10 +65,11 @@ export async function serve(config: Config): Promise<void> {
       (err: Error) => app.log.error({ err: err.message }, 'search index build failed; the store serves search'),
     );
   }
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  c.listening(port);
   console.log(startBanner(c.origin(), demoKey));
+}
+
+/** On SIGTERM or SIGINT: stop accepting, let in-flight requests finish within the bound, close the store, exit. */
+function installShutdown(app: App, c: Container, timeoutMs: number): void {
   // Expired OAuth tokens are refused when presented; this only keeps the table from growing.
   const purge = setInterval(() => void c.oauth.purgeExpired().catch(() => undefined), 3600_000);
   purge.unref();
@@ -58,11 +78,20 @@ export async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     clearInterval(purge);
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    c.readiness.starting('shutting down');
+    app.log.info({ signal, timeout_ms: timeoutMs }, 'shutting down: draining in-flight requests');
+    const force = setTimeout(() => {
+      app.log.warn('in-flight requests did not finish in time; exiting');
+      process.exit(1);
+    }, timeoutMs);
     force.unref();
-    await app.close();
-    await c.close();
+    try {
+      await app.close();
+      await c.close();
+    } catch (e) {
+      app.log.error({ err: (e as Error).message }, 'shutdown failed');
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -196,10 +196,22 @@ export interface BulkLoadCapability {
   finish(opts?: { onGrouped?: (grouped: number) => void }): Promise<BulkFinish>;
 }
 
+/** What recovery is doing, for logs and /health. */
+export type RecoveryProgress = { phase: 'indexes' } | { phase: 'matching'; done: number; total: number };
+
+export interface RecoveryCapability {
+  /** Whether the store was left half-written and needs run() before it is usable. */
+  needed(): boolean;
+  /** Finishes what was left, reporting progress; a no-op when nothing was. */
+  run(report?: (p: RecoveryProgress) => void): Promise<void>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Present where the adapter has a faster path for a first large import. */
   readonly bulkLoad?: BulkLoadCapability;
+  /** Present where a store can be left half-written (a killed bulk load) and must be finished before use. */
+  readonly recovery?: RecoveryCapability;
   readonly catalog: CatalogStore;
   readonly events: EventLogStore;
   readonly fx: FxStore;

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -64,5 +65,63 @@ describe('POST /v1/ingest/products while another process holds the write lock', 
       await busy.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a large ingest is streamed and bounded (issue 18 items 4 and 5)', () => {
+  /** NDJSON made as it is read, never held whole: `n` lines in chunks of 50. */
+  function lines(prefix: string, n: number): Readable {
+    let i = 0;
+    return new Readable({
+      read() {
+        if (i >= n) return void this.push(null);
+        const chunk: string[] = [];
+        for (const end = Math.min(n, i + 50); i < end; i++) chunk.push(JSON.stringify(rec({ sku: `${prefix}-${i}`, title: `Streamed thing ${i}` })));
+        this.push(chunk.join('\n') + '\n');
+      },
+    });
+  }
+
+  it('other requests are answered while a large body is still being stored', async () => {
+    const { headers } = await h.key('pro');
+    let ingestDone = false;
+    const ingest = h.app.inject({ method: 'POST', url: '/v1/ingest/products', headers: { ...headers, 'content-type': 'application/x-ndjson' }, payload: lines('S', 3000) })
+      .then((r) => { ingestDone = true; return r; });
+    // Wait until the ingest has stored something, then ask for something else.
+    while ((await h.c.catalog.findBySku('S-0')).length === 0) await new Promise((r) => setImmediate(r));
+    const health = await h.app.inject({ url: '/health' });
+    expect(health.statusCode).toBe(200);
+    expect(ingestDone).toBe(false);
+    const r = await ingest;
+    expect(r.json()).toMatchObject({ lines: 3000, inserted: 3000, rejected: 0 });
+  });
+
+  it('a body over INGEST_MAX_BYTES is 413 in the envelope: at once when declared, midway with what was stored', async () => {
+    const small = await makeHarness({ INGEST_MAX_BYTES: '150000' });
+    const { headers } = await small.key('pro');
+    const declared = await small.app.inject({
+      method: 'POST', url: '/v1/ingest/products', headers: { ...headers, 'content-type': 'application/x-ndjson' }, payload: 'x'.repeat(150001),
+    });
+    expect(declared.statusCode).toBe(413);
+    expect(declared.json().error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { max_bytes: 150000 } });
+    const streamed = await small.app.inject({
+      method: 'POST', url: '/v1/ingest/products', headers: { ...headers, 'content-type': 'application/x-ndjson' }, payload: lines('L', 800),
+    });
+    expect(streamed.statusCode).toBe(413);
+    const stored = streamed.json().error.details.stored_lines as number;
+    expect(stored).toBeGreaterThan(0);
+    expect((await small.c.catalog.findBySku('L-0')).length).toBe(1);
+    expect((await small.c.catalog.findBySku('L-799')).length).toBe(0);
+    await small.close();
+  });
+
+  it('the read endpoints take small bodies only: 413 in the envelope', async () => {
+    const { headers } = await h.key('pro');
+    const r = await h.app.inject({
+      method: 'POST', url: '/v1/products/compare', headers: { ...headers, 'content-type': 'application/json' },
+      payload: JSON.stringify({ product_ids: [1, 2], pad: 'x'.repeat(300 * 1024) }),
+    });
+    expect(r.statusCode).toBe(413);
+    expect(r.json().error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 });

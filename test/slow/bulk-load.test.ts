@@ -270,7 +270,7 @@ describe('bulk load', () => {
     }
   }, 30_000);
 
-  it('a load whose process died is finished by the next one to open the store', async () => {
+  it('a load whose process died is finished by the next one to open the store and recover it', async () => {
     const records = catalog().slice(0, 400);
     const crashed = open('crash.db');
     expect(crashed.catalog.startBulkLoad()).toBe(true);
@@ -282,6 +282,9 @@ describe('bulk load', () => {
     await crashed.close();
 
     const reopened = open('crash.db');
+    expect(reopened.recovery.needed()).toBe(true);
+    await reopened.recovery.run();
+    expect(reopened.recovery.needed()).toBe(false);
     const plain = open('plain.db');
     await ingest(plain, records);
     expect(snapshot(reopened)).toEqual(snapshot(plain));

@@ -113,13 +113,8 @@ export function finishBulkLoad(db: Database): void {
   }).immediate());
 }
 
-/**
- * On opening the store: finishes a bulk load whose process is gone (it crashed or was killed).
- * True when it did: the listings that load stored but did not match are still pending.
- */
-export function recoverBulkLoad(db: Database): boolean {
+/** Whether a bulk load was left unfinished by a process that is gone (it crashed or was killed). */
+export function interruptedBulkLoad(db: Database): boolean {
   const pid = db.prepare('SELECT pid FROM bulk_load').pluck().get() as number | undefined;
-  if (pid === undefined || pid === process.pid || alive(pid)) return false;
-  finishBulkLoad(db);
-  return true;
+  return pid !== undefined && pid !== process.pid && !alive(pid);
 }

@@ -50,11 +50,6 @@ export class SqliteCatalog implements CatalogStore {
     return this.writer.finishBulk(opts);
   }
 
-  /** Matches the listings a dead bulk load stored but did not match. */
-  matchPending(): number {
-    return this.writer.matchPending();
-  }
-
   private statements?: Statements;
   private get q(): Statements {
     return (this.statements ??= new Statements(this.db));

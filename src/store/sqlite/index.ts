@@ -5,11 +5,11 @@ import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js
 import { decodeChange } from '../../domain/event-codec.js';
 import type { CatalogEvent, EventKind } from '../../domain/events.js';
 import { indexForm } from '../../domain/search-text.js';
-import type { ApiKeyRecord, BulkLoadCapability, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
+import type { ApiKeyRecord, BulkLoadCapability, RecoveryCapability, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
-import { recoverBulkLoad } from './bulk-load.js';
 import { SqliteCatalog } from './catalog.js';
 import { tuneForBulkImport } from './ingest.js';
+import { sqliteRecovery } from './recovery.js';
 import { SQLITE_MIGRATIONS } from './schema.js';
 
 /** Opens the embedded store: WAL so readers never wait for the importer, and other processes see commits. */
@@ -129,12 +129,12 @@ export class SqliteStore implements Store {
   readonly accounts: SqliteAccounts;
   readonly oauth: SqliteOAuth;
   readonly bulkLoad: BulkLoadCapability;
+  readonly recovery: RecoveryCapability;
 
   constructor(readonly db: Database) {
     migrateSqlite(db);
-    const recovered = recoverBulkLoad(db);
     this.catalog = new SqliteCatalog(db);
-    if (recovered) this.catalog.matchPending();
+    this.recovery = sqliteRecovery(db);
     this.events = new SqliteEvents(db);
     this.fx = new SqliteFx(db);
     this.keys = new SqliteKeys(db);
