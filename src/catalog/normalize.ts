@@ -104,7 +104,7 @@ function variantsOf(list: unknown, sku: string, currency: Currency, line: number
 }
 
 /**
- * Validates one ingest record (the public format of DEVELOPERS.md) and normalizes it: exact money
+ * Validates one ingest record (the public format of docs/ingest.md) and normalizes it: exact money
  * in the currency's decimals, SGD/USD normalizations, region and country, timestamps in ISO UTC.
  * Each member of the record is read once: records of many shapes make every read a slow lookup.
  */

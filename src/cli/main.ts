@@ -68,7 +68,7 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
     process.exitCode = s.rejected > 0 ? 1 : 0;
   });
 
-/** The second step of a bulk load (see README, Bulk load): read indexes, then the matching, reported. */
+/** The second step of a bulk load (see docs/ingest.md, Bulk load): read indexes, then the matching, reported. */
 async function finishBulk(loader: BulkLoadCapability, s: IngestSummary, readSecs: number): Promise<BulkFinish> {
   console.error(`bulk load into an empty store: ${s.lines} lines read in ${readSecs.toFixed(1)} s; building read indexes, then matching...`);
   const matching = process.stderr.isTTY ? countReporter('matching', s.inserted) : null;

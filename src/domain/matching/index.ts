@@ -1,6 +1,6 @@
 // Cross-platform product matching: pure functions, no I/O. Ingest calls buildProfile once per
 // listing, stores the profile as JSON, indexes blockingKeys, and calls chooseGroup with the
-// listings found under those keys. See the README section "How matching works" for the score formula.
+// listings found under those keys. See docs/matching.md for the score formula.
 
 export type { MatchClass, MatchEvidence, MatchInput, MatchProfile, MatchResult } from './types.js';
 export { PROFILE_VERSION } from './types.js';

@@ -1,6 +1,6 @@
 // compareProfiles: a logistic score over named pairwise features, then a class decision.
 //   z = bias + sum(weight[f] * feature[f]);  score = 1 / (1 + e^-z)
-// The weights live in one table (documented in the README, "How matching works") so every result can be explained
+// The weights live in one table (documented in docs/matching.md) so every result can be explained
 // term by term. Accessory, bundle and variant findings cap the score below GROUP_THRESHOLD: they
 // say how two listings relate, but a shopper comparing prices must not see them as one product.
 
