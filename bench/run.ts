@@ -166,7 +166,7 @@ async function main() {
   // Cold: every request a product not asked for before (7919 is prime to N when N is a power of ten),
   // so it is read from the store, never from the response cache.
   results.push(await load('id detail, cold (no id twice)', base, (i) => `/v1/products/${1 + ((i * 7919) % maxId)}`, headers));
-  results.push(await load('SKU detail, cold (no URL twice)', base, (i) => `/v1/products/${encodeURIComponent(skus[i % skus.length])}?n=${i}`, headers));
+  results.push(await load('SKU detail, cold (no URL twice)', base, (i) => `/v1/products/${encodeURIComponent(skus[i % skus.length])}?_n=${i}`, headers));
   results.push(await load('listing (20)', base, cycle(listing), headers));
   results.push(await load('search (limit 20, mix)', base, cycle(search), headers));
   const rss = rssPeakMb(server.pid!);
