@@ -8,6 +8,7 @@ import { v1Errors } from './api/envelopes.js';
 import { registerSurface, type SurfaceUnit } from './api/surface-unit.js';
 import { meta } from './api/meta.js';
 import { v1a } from './api/v1a/index.js';
+import { v1b } from './api/v1b/index.js';
 import { account } from './api/account/index.js';
 import { installAuth } from './http/auth.js';
 import { installCache } from './http/cache.js';
@@ -29,7 +30,7 @@ export interface AppOptions {
 }
 
 /** The front doors, in the order their routes are registered. */
-const SURFACES: SurfaceUnit[] = [meta, v1a, account];
+const SURFACES: SurfaceUnit[] = [meta, v1a, v1b, account];
 
 /** Bodies of the JSON endpoints (ids, filters) are small; a route that takes more says so (ingestion). */
 export const BODY_LIMIT = 256 * 1024;
@@ -79,6 +80,11 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
       security: [{ bearer: [] }],
     },
+    // Two surfaces answer some /v1 paths (dispatch.ts); OpenAPI keys operations by path, so surface
+    // B's variant of a shared path is listed under the path with `#B` (a fragment a client never sends).
+    transform: ({ schema, url, route }) => ({
+      schema, url: (route.constraints as { surface?: string } | undefined)?.surface === 'B' ? `${url}#B` : url,
+    }),
   });
   installErrorHandlers(app);
   installNotFound(app, (path) => routes.allowed(path));

@@ -4,6 +4,7 @@ import { highlightTitle } from '../domain/highlight.js';
 import type { Listing } from '../domain/listing.js';
 import { discountPct } from '../domain/money.js';
 import { slugify } from '../domain/slug.js';
+import { titleSimilarity, titleWords } from '../domain/similarity.js';
 import type { CatalogStore, Facets, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
 import type { ListingView, ListingViews } from './listing-views.js';
 import { ReadCache } from './read-cache.js';
@@ -33,7 +34,12 @@ export interface Deal {
   discountPct: number;
 }
 
+/** Undefined members dropped: a filter holds only what was asked. */
+const clean = (f: ListingFilter): ListingFilter => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ListingFilter;
+
 const CATEGORY_TTL_MS = 30_000;
+/** Listings of a brand and category read to rank similar products from. */
+const SIMILAR_CANDIDATES = 200;
 /** The window trending looks back over. */
 export const TRENDING_WINDOW_DAYS = 7;
 
@@ -107,6 +113,33 @@ export class CatalogService {
     };
   }
 
+  /**
+   * Other products like this listing (docs/api.md, Similar): listings of the same brand and
+   * category, then of the category alone when those are too few, ranked by the words their titles
+   * share with its title. Listings of its own match group (the same product elsewhere) are left out.
+   */
+  async similar(listing: Listing, limit: number): Promise<ListingView[]> {
+    const own = titleWords(listing.title);
+    const category = listing.categoryPath?.at(-1) ?? listing.category ?? undefined;
+    const tries: ListingFilter[] = [];
+    if (listing.brand) tries.push(clean({ brandExact: listing.brand, categoryExact: category }));
+    if (category) tries.push({ categoryExact: category });
+    if (!tries.length) return [];
+    const seen = new Set<number>();
+    const ranked: Array<{ l: Listing; score: number }> = [];
+    for (const filter of tries) {
+      const r = await this.find({ filter, sort: 'newest', limit: SIMILAR_CANDIDATES, offset: 0 });
+      for (const l of r.listings) {
+        if (l.groupId === listing.groupId || seen.has(l.id)) continue;
+        seen.add(l.id);
+        ranked.push({ l, score: titleSimilarity(own, titleWords(l.title)) + (l.brand && l.brand === listing.brand ? 1 : 0) });
+      }
+      if (ranked.length >= limit) break;
+    }
+    ranked.sort((a, b) => b.score - a.score || a.l.id - b.l.id);
+    return this.views.of(ranked.slice(0, limit).map((r) => r.l));
+  }
+
   /** The in-memory index when it can answer (built, and holding every filter asked), else the store. */
   private async find(q: SearchQuery): Promise<SearchResult> {
     const hit = await this.index?.search(q);
@@ -142,6 +175,19 @@ export class CatalogService {
     sort(roots);
     this.categoryCache = { at, tree: roots };
     return roots;
+  }
+
+  /** The category whose slug this is, at any level of the tree (the first in tree order); null when none. */
+  async categoryBySlug(slug: string): Promise<CategoryNode | null> {
+    const find = (nodes: CategoryNode[]): CategoryNode | null => {
+      for (const n of nodes) {
+        if (n.slug === slug) return n;
+        const below = find(n.children);
+        if (below) return below;
+      }
+      return null;
+    };
+    return find(await this.categoryTree());
   }
 
   /** After any catalog change: what is derived from listings is read again. */

@@ -1,5 +1,18 @@
 import type { Listing } from '../domain/listing.js';
+import { dailyPrices, priceStats, type DailyPrices, type PricePoint, type PriceStats } from '../domain/price-stats.js';
 import type { CatalogStore } from '../store/types.js';
+
+/** Observations one window reads at most (a listing is observed a few times a day). */
+const WINDOW_POINTS = 10_000;
+
+/** A listing's prices over a window: each observation oldest first, by day, and the stats of the window. */
+export interface PriceWindow {
+  listing: Listing;
+  days: number;
+  points: PricePoint[];
+  daily: DailyPrices[];
+  stats: PriceStats | null;
+}
 
 /** Price history over a window of days ending now. */
 export class HistoryService {
@@ -12,5 +25,15 @@ export class HistoryService {
   /** Raw observations in the window, newest first (surface A price-history). */
   async raw(listing: Listing, days: number, opts: { platform?: string; limit: number; offset: number }) {
     return this.store.observations(listing.id, this.since(days), opts);
+  }
+
+  /** The window's observations in the listing's currency, with daily and overall stats (surface B). */
+  async window(listing: Listing, days: number): Promise<PriceWindow> {
+    const { entries } = await this.store.observations(listing.id, this.since(days), { limit: WINDOW_POINTS, offset: 0 });
+    const points = entries.filter((e) => e.currency === listing.currency).map((e) => ({ price: e.price, at: e.observedAt })).reverse();
+    return {
+      listing, days, points, daily: dailyPrices(points, listing.currency),
+      stats: priceStats(points.map((p) => p.price), listing.currency),
+    };
   }
 }

@@ -42,6 +42,15 @@ declare module 'fastify' {
   interface FastifyRequest { cacheKey: string | null }
 }
 
+const TIMING_TAIL = /"response_time_ms":\d+,"cached":false}$/;
+
+/** Surface B reports its own timing and whether the answer was cached (the last two members of its envelopes). */
+function markCached(body: Buffer, elapsedMs: number): string | Buffer {
+  const text = body.toString();
+  const marked = text.replace(TIMING_TAIL, `"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}`);
+  return marked === text ? body : marked;
+}
+
 export function installCache(app: FastifyInstance, cache: ResponseCache): void {
   app.decorateRequest('cacheKey', null);
   // Runs after auth (registered later), so an unauthenticated request never reads the cache.
@@ -56,7 +65,7 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
     const hit = cache.get(req.cacheKey);
     if (hit) {
       reply.header('X-Cache', 'HIT').type(hit.type);
-      reply.send(hit.body);
+      reply.send(config.surface === 'v1b' ? markCached(hit.body, reply.elapsedTime) : hit.body);
       return;
     }
     reply.header('X-Cache', 'MISS');

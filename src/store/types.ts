@@ -24,6 +24,8 @@ export interface ListingFilter {
   domain?: string;
   countries?: string[];
   inStock?: boolean;
+  /** Stock levels as ingested (preorder, discontinued, ...), lower case. */
+  stockLevels?: string[];
   /** SGD price bounds in integer cents, inclusive. */
   minPriceSgdMinor?: number;
   maxPriceSgdMinor?: number;

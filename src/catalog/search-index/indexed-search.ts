@@ -77,7 +77,7 @@ export class IndexedSearch {
   }
 
   async search(q: SearchQuery): Promise<IndexAnswer | null> {
-    if (this.status !== 'ready' || q.filter.ids || q.filter.checkedSince) return null;
+    if (this.status !== 'ready' || q.filter.ids || q.filter.checkedSince || q.filter.stockLevels) return null;
     if (!this.opts.headEverySearch && !this.stale) {
       if (this.following) await this.following;
       return this.index.search(q);

@@ -21,6 +21,7 @@ export function whereOf(f: ListingFilter): Where {
   if (f.domain) { parts.push('(l.domain = ? OR l.domain LIKE ?)'); params.push(f.domain.toLowerCase(), `%.${f.domain.toLowerCase()}`); }
   if (f.countries?.length) { parts.push(`l.country_code IN (${f.countries.map(() => '?').join(',')})`); params.push(...f.countries); }
   if (f.inStock !== undefined) parts.push(f.inStock ? 'l.in_stock = 1' : '(l.in_stock = 0)');
+  if (f.stockLevels?.length) { parts.push(`lower(l.stock_level) IN (${f.stockLevels.map(() => '?').join(',')})`); params.push(...f.stockLevels); }
   if (f.minPriceSgdMinor !== undefined) { parts.push('l.price_sgd_minor >= ?'); params.push(f.minPriceSgdMinor); }
   if (f.maxPriceSgdMinor !== undefined) { parts.push('l.price_sgd_minor <= ?'); params.push(f.maxPriceSgdMinor); }
   if (f.minDiscountPct !== undefined) { parts.push('l.discount_pct >= ? AND l.discount_pct > 0'); params.push(f.minDiscountPct); }

@@ -1,0 +1,12 @@
+import type { Container } from '../../container.js';
+import { v1Errors } from '../envelopes.js';
+import type { SurfaceUnit } from '../surface-unit.js';
+import { routes } from './routes.js';
+
+/** Surface B: v1 with UUID ids and nested, numeric prices (spec 2.3, 4.3). */
+export const v1b: SurfaceUnit = {
+  surface: 'v1b',
+  tag: { name: 'surface B', description: 'v1 with product UUIDs; prices as {amount, currency} numbers; results/data envelopes (spec 4.3)' },
+  errors: v1Errors,
+  routes: (c: Container) => routes(c),
+};
