@@ -41,10 +41,8 @@ export function parallelAvailable(): boolean {
 }
 
 /**
- * Parse workers: a core each beside the writer's, at most four; one on two cores. Two there
- * competed with the writer and the WAL checkpointer for the cores: a 1,000,000-line bulk load
- * stored and served in 41.6/42.7 s with two, 37.8/36.6 s with one; a 200,000-line re-import took
- * 8.3/7.8 s against 7.3/7.0 s.
+ * Parse workers: a core each beside the writer's, at most four; one on two cores, where a second
+ * would compete with the writer and the WAL checkpointer for the cores.
  */
 const defaultWorkers = () => Math.min(4, Math.max(1, availableParallelism() - 1));
 
@@ -68,9 +66,8 @@ export type IngestInput = Readable | { path: string };
  *
  * A file is read here, synchronously, before each step of the caller, until that much is out.
  * A stream deals its pieces as its reads come in, and they come in on this thread's event loop,
- * one read a turn: while the caller writes a batch (tens of milliseconds, synchronously) no read
- * comes in, and the worker ran dry between batches (a 200,000-line bulk load's read step took
- * 5.2-5.3 s read here against 5.5-6.0 s from a file stream, in four interleaved pairs).
+ * one read a turn: while the caller writes a batch (synchronously) no read comes in, so the
+ * workers run dry between batches; a file read here keeps them fed.
  */
 export async function* parseInWorker(
   input: IngestInput, batchSize: number, rates: RateTable, prepare: () => boolean,

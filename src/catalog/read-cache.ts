@@ -1,6 +1,6 @@
 import { TwoGenerationCache } from '../domain/id-caches.js';
 
-/** Entries kept per generation (a cache holds up to two); a listing is some 3 KB. */
+/** Entries kept per generation (a cache holds up to two): bounds the memory decoded listings take. */
 const GENERATION = 10_000;
 /**
  * The longest anything is served from here. A re-import that changes nothing moves only
@@ -11,11 +11,11 @@ export const READ_CACHE_MS = 60_000;
 
 /**
  * What search and listing pages read per result, by id (listings, group sizes), kept so the first
- * page of a popular query is not read and decoded again on every request: reading a row's 37
- * columns into strings and parsing its JSON was over half of what a search cost, and a count per
- * group another sixth. Any catalog change clears it (the event tail, and this process's own
- * writes at once); a read that began before a clear does not fill it afterwards; unchanged
- * entries are read again after READ_CACHE_MS.
+ * page of a popular query is not read and decoded again on every request: reading a row's
+ * columns into strings, parsing its JSON and counting its group are most of what a search costs.
+ * Any catalog change clears it (the event tail, and this process's own writes at once); a read
+ * that began before a clear does not fill it afterwards; unchanged entries are read again after
+ * READ_CACHE_MS.
  */
 export class ReadCache<V> {
   private entries = new TwoGenerationCache<number, V>(GENERATION);

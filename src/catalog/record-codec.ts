@@ -7,7 +7,7 @@ import { fromJsonColumn } from '../domain/listing-columns.js';
 /**
  * Normalized records as flat arrays of their fields, the form a parse worker posts them in.
  * Cloning objects writes every member's name and rebuilds each object member by member; a flat
- * array of strings and numbers clones in about a third of the time. The nested fields travel as
+ * array of strings and numbers clones densely, doing neither. The nested fields travel as
  * the JSON texts the store writes (their `stored` columns) and are parsed back when read: the same
  * values, JSON being their stored form anyway.
  */
@@ -15,19 +15,16 @@ const FIELDS = 39;
 
 /**
  * Records per packed array. Each array stays under V8's large-object size (128 KB: 256 records of
- * 39 fields are 80 KB), so it is made in the young generation with the strings stored into it.
- * One array of a whole piece (750 records) was a large object from the start, and every string
- * stored into it took the write barrier's slow path: packing took 4.7 µs a record, in arrays of
- * 256 records 0.3-0.45 µs. In a parse worker's profile of a 200,000-line import, packing went
- * from 1,060 to 145 ms.
+ * 39 fields are 80 KB), so it is made in the young generation with the strings stored into it;
+ * every string stored into a large object takes the write barrier's slow path.
  */
 const CHUNK_RECORDS = 256;
 
 /**
  * Every record must carry its `stored` columns (parseLine adds them). Each array must be packed:
- * V8 clones a packed array densely, a holey one (`new Array(n)`) member by member, about three
- * times slower each way. It is made packed at its full length first (one-value pushes), then
- * written by index.
+ * V8 clones a packed array densely, a holey one (`new Array(n)`) member by member, which is
+ * slower each way. It is made packed at its full length first (one-value pushes), then written
+ * by index.
  */
 export function packRecords(records: NormalizedRecord[]): unknown[][] {
   const chunks: unknown[][] = [];

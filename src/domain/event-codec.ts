@@ -69,7 +69,7 @@ const json = (v: string | null) => JSON.stringify(v);
 /**
  * A created event's JSON after its id, worked out beside parsing where the id is not known yet:
  * `encodeChange` of the new listing's product_update (a property test holds them equal), written
- * out by hand in a third of the time. Of a record's members only its free texts (title, category,
+ * out by hand because that is cheaper. Of a record's members only its free texts (title, category,
  * URL) can need escaping; normalizeRecord writes the others in characters JSON never escapes
  * (digits, letters, `-_.:+`), and the category path's JSON text is the one stored with it.
  */

@@ -8,8 +8,8 @@ const DAY = 24 * HOUR;
 const parsed = new TwoGenerationCache<string, number>(25_000);
 
 /**
- * A stored timestamp in ms. A presented listing asks for its freshness four times and the same
- * listings come back request after request; parsing the ISO text was 7% of a search's time.
+ * A stored timestamp in ms, remembered: a presented listing asks for its freshness four times and
+ * the same listings come back request after request, so the ISO text is parsed once.
  */
 function timeOf(at: Date | string): number {
   if (typeof at !== 'string') return at.getTime();

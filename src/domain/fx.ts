@@ -58,9 +58,9 @@ function rateOf(table: RateTable, c: Currency): Scaled {
 /**
  * Converts exactly through EUR and rounds once, to the target currency's decimals: the amount is
  * divided by the source rate (to Big.DP places, half up, as big.js divides), multiplied by the
- * target rate, and rounded half up. Worked in integers: the same result as those big.js steps
- * (a property test holds it to them), several times faster on the ingest path. The same currency
- * gives the amount back as it is.
+ * target rate, and rounded half up. Worked in integers, cheaper than big.js on the ingest path,
+ * with the same result as those big.js steps (a property test holds it to them). The same
+ * currency gives the amount back as it is.
  */
 export function convertScaled(amount: Scaled, from: Currency, to: Currency, table: RateTable): Scaled {
   if (from === to) return amount;

@@ -1,9 +1,9 @@
 /**
  * A bounded cache (or memo) in two generations: entries go to the young map; when it is full the
  * old map is dropped and the young one becomes old. A hit in the old map moves the entry back to
- * the young one, so what is used stays (a memo cleared whole at its limit recomputed everything). Every operation is O(1): evicting through a Map's iterator
- * (delete the first key) walks the holes earlier deletes leave at its front, and an import
- * spent most of its time there once the cache was full.
+ * the young one, so what is used stays (a memo cleared whole at its limit would recompute
+ * everything). Every operation is O(1), unlike evicting through a Map's iterator (delete the
+ * first key), which walks the holes earlier deletes leave at its front.
  */
 export class TwoGenerationCache<K, V> {
   private young = new Map<K, V>();

@@ -29,8 +29,8 @@ export function parseDecimal(value: unknown): Big | null {
 
 /**
  * An exact decimal as an integer and its number of places: -12.50 is [-1250n, 2]. The ingest path
- * works in these (BigInt arithmetic, several times faster than big.js objects); property tests
- * hold every operation here to the big.js one it stands for.
+ * works in these (BigInt arithmetic, cheaper than big.js objects); property tests hold every
+ * operation here to the big.js one it stands for.
  */
 export type Scaled = readonly [units: bigint, places: number];
 

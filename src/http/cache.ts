@@ -7,9 +7,9 @@ interface Entry { body: Buffer; type: string; expires: number; generation: numbe
  * Server-side response cache of spec 8.3, keyed on method, surface and the full query (so an unused
  * extra parameter bypasses it) — never on the key. Any catalog change bumps the generation, so a
  * cached answer never outlives the data it was computed from. Bodies are kept as bytes, outside
- * the JavaScript heap: a hit is written as it is, where a string body was copied through the heap
- * on every hit (a listing page is 25 KB, most of what the garbage collector had to do). Converting
- * at store time, not at the first hit, lets the string die young instead of being promoted.
+ * the JavaScript heap: a hit is written as it is, not copied through the heap, which spares the
+ * garbage collector. Converting at store time, not at the first hit, lets the string die young
+ * instead of being promoted.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();

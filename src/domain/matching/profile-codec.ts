@@ -1,7 +1,7 @@
 // A compact text form of a MatchProfile for storage: the extracted fields as one JSON array,
 // without the fields derived from tokens, brand and codes (weights, stems, joins, leads), which
-// decoding computes again exactly as buildProfile does. About a quarter of the size of
-// JSON.stringify(profile), so a store's rows stay small; decoding also accepts that older form.
+// decoding computes again exactly as buildProfile does. Far smaller than JSON.stringify(profile),
+// so a store's rows stay small; decoding also accepts that older form.
 
 import { derivedFields } from './profile.js';
 import type { MatchProfile } from './types.js';

@@ -53,7 +53,7 @@ export class PgCatalog implements CatalogStore {
 
   private readonly bySku = batchReads<string, Listing[]>(async (skus) => {
     // The SKUs' rows first, then their order: without statistics (a fresh import, autovacuum off)
-    // the planner walked listings_updated to the end looking for one SKU (0.5 s at 500k listings).
+    // the planner may walk listings_updated to the end looking for one SKU.
     const found = await this.listings(`WITH m AS MATERIALIZED (${SELECT} FROM listings l WHERE l.sku = ANY(?::text[]))
       SELECT * FROM m ORDER BY m.updated_at DESC, m.id DESC`, [[...new Set(skus)]], true);
     return rowsPerKey(skus, found, (l) => l.sku, 50);

@@ -6,9 +6,9 @@ import { arrayLiteral, jsonRows, statement, type Db } from './sql.js';
 
 /**
  * A batch's writes as a few set-based statements: new listings in one INSERT and changed ones in
- * one UPDATE, each taking its rows as one JSON array of arrays (JSON.stringify is native, a
- * quarter of the cost of array literals for these wide rows, and jsonb reads no slower on the
- * server); the rest in one statement taking column arrays (`unnest`).
+ * one UPDATE, each taking its rows as one JSON array of arrays (JSON.stringify is native, cheaper
+ * than array literals for these wide rows, and jsonb reads no slower on the server); the rest in
+ * one statement taking column arrays (`unnest`).
  */
 const cols = WRITE_COLUMNS.map(([c]) => c);
 /** Column i of a row `r` from jsonb_array_elements, as its type. */

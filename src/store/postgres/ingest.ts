@@ -77,7 +77,7 @@ export class PgIngestWriter {
   /**
    * Plans need statistics, and autovacuum may be off or behind: after this writer has added half
    * again as many listings as there were at its last ANALYZE (and at least ANALYZE_MIN), it runs
-   * one (a sample of 30k rows: a fraction of a second; about a dozen times over a million-row import).
+   * one (a sample of 30k rows, so each stays short; about a dozen over a million-row import).
    */
   private async analyzeWhenGrown(db: Db, result: IngestBatchResult): Promise<void> {
     for (const o of result.outcomes) if (o.outcome === 'inserted') this.insertedSinceAnalyze++;

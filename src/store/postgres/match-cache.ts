@@ -3,7 +3,7 @@ import { MAX_CANDIDATES, type GroupCandidate, type MatchProfile } from '../../do
 /** Posting-list entries read per key: the candidate cap, the listing itself, and room for removals before a re-read. */
 export const POSTINGS_READ = MAX_CANDIDATES + 8;
 const POSTINGS_CACHE = 400_000;
-/** About 1.6 KB each (profile and compact form): a miss costs a read, a decode and a compact form, ~30 us. */
+/** Profiles kept, each with its compact form: a miss costs a read, a decode and a compact form. */
 const PROFILE_CACHE = 200_000;
 /** Ids above this are not cached (the arrays below are indexed by id). */
 const META_MAX_ID = 1 << 26;

@@ -58,7 +58,7 @@ const ESCAPED = /["\\]/g;
 /**
  * A PostgreSQL array literal (`{"a",NULL,"b\"c"}`) built in one join. pg would build the same
  * text by appending to one string element by element, which then has to be flattened before it
- * is sent: on a batch's column arrays that was most of the cost of sending a batch.
+ * is sent: costly on a batch's column arrays.
  */
 export function arrayLiteral(values: readonly unknown[]): string {
   const parts = new Array<string>(values.length);

@@ -8,8 +8,7 @@ import type { Database } from 'better-sqlite3';
  * Two indexes of `listings` stay through the load, as they cost next to nothing there: a new
  * listing is stored pending in a group of its own, numbered as the listing, so `listings_group`
  * only grows at its end; and with no price history yet `history_discount_pct` is 0, which
- * `listings_deals` leaves out. Built at the end they took about 0.7 s at 1,000,000 listings; kept,
- * a server's read of a group during the load finds its index too.
+ * `listings_deals` leaves out. Kept, they also serve a server's reads of groups during the load.
  */
 const READ_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   ['listings_uuid', 'listings (uuid)'],
@@ -68,8 +67,7 @@ export function startBulkLoad(db: Database): boolean {
  * size of its page cache, merged through temporary files, so the serving cache (128 MB) and
  * in-memory temp files of `openSqlite` make long runs of scattered memory; small runs in files
  * merge faster, on a helper thread beside this one, and the table is read through a map of the
- * file instead of copied in a page at a time, once per index. At 1,000,000 listings the read
- * indexes took 6.1-7.3 s with the serving settings and 4.2-4.4 s with these.
+ * file instead of copied in a page at a time, once per index.
  */
 const INDEX_BUILD_SETTINGS = { cache_size: -2000, temp_store: 1, mmap_size: 2 ** 40, threads: 2 } as const;
 

@@ -95,10 +95,9 @@ export class SqliteCatalog implements CatalogStore {
   async groupStats(groupIds: number[]): Promise<Map<number, GroupStats>> {
     const ids = [...new Set(groupIds)];
     const out = new Map<number, GroupStats>();
-    // Sizes come from the group index alone. The cheapest price needs every member's row, which at a
-    // million listings was most of what a listing page cost (cold pages), and the presenters only
-    // show sizes: it is read if and when it is asked for. (An index on (group_id, price_sgd_minor)
-    // would make both index-only.)
+    // Sizes come from the group index alone. The cheapest price needs every member's row (costly
+    // on cold pages), and the presenters only show sizes: it is read if and when it is asked for.
+    // (An index on (group_id, price_sgd_minor) would make both index-only.)
     const min = this.s.groupMin;
     const stats = (g: number, size: number): GroupStats => ({ size, get minPriceSgdMinor() { return min.get(g) as number; } });
     if (ids.length === 1) {
@@ -143,7 +142,7 @@ export class SqliteCatalog implements CatalogStore {
       : bare
         ? (this.db.prepare('SELECT count(*) FROM listings_fts WHERE listings_fts MATCH ?').pluck().get(match) as number)
         : (this.db.prepare(`SELECT count(*) FROM ${from}${w.sql}`).pluck().get(...base) as number);
-    // Sort ids only, then read the page's rows: sorting whole rows of every match is what made common words slow.
+    // Sort ids only, then read the page's rows: sorting whole rows of every match makes common words slow.
     const ids = bare && !keyset && q.sort === 'relevance'
       ? (this.db.prepare(`SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY ${RANK}, rowid DESC LIMIT ? OFFSET ?`).pluck()
         .all(match, q.limit, q.offset) as number[])

@@ -2,8 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { ListingRow } from '../sql/listing-row.js';
 
 /**
- * The columns a Listing is read from. `SELECT *` also copied out what exists only to filter, sort
- * or match on (match_profile alone is some 600 bytes a row) into strings nobody read.
+ * The columns a Listing is read from. `SELECT *` would also copy out what exists only to filter,
+ * sort or match on (match_profile above all) into strings nobody reads.
  */
 const COLUMNS = [
   'id', 'uuid', 'source', 'sku', 'merchant_id', 'title', 'description', 'brand', 'category', 'category_path', 'gtin', 'mpn',
@@ -27,7 +27,7 @@ export function listingColumns(alias?: string): string {
 
 /**
  * A raw row (a statement in `.raw()` mode over `listingColumns()`) as the ListingRow `toListing`
- * reads. better-sqlite3 builds an object row one property at a time, which cost about as much as
+ * reads. better-sqlite3 builds an object row one property at a time, which costs about as much as
  * reading the row; an array and this literal cost next to nothing. Same order as COLUMNS.
  */
 export function rowOf(a: unknown[]): ListingRow {
