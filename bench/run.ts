@@ -169,6 +169,15 @@ async function main() {
   results.push(await load('SKU detail, cold (no URL twice)', base, (i) => `/v1/products/${encodeURIComponent(skus[i % skus.length])}?_n=${i}`, headers));
   results.push(await load('listing (20)', base, cycle(listing), headers));
   results.push(await load('search (limit 20, mix)', base, cycle(search), headers));
+  // Surface B, over the same catalog: UUIDs and category slugs as a client would read them.
+  const exported = (await (await fetch(`${base}/v1/products/export?format=json&limit=2000&offset=0`, { headers })).json()) as Array<{ uuid: string }>;
+  const uuids = exported.map((r) => r.uuid);
+  const slugs = ((await (await fetch(`${base}/v1/categories?currency=SGD`, { headers })).json()) as { data: Array<{ slug: string }> }).data.map((c) => c.slug);
+  const bSearch = queryMix(titles).all.map((q) => `/v1/products/search?q=${encodeURIComponent(q)}&limit=20&region=SEA`);
+  results.push(await load('B search (limit 20, mix, SEA)', base, cycle(bSearch), headers));
+  results.push(await load('B detail by UUID, cold', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}?_n=${i}`, headers));
+  results.push(await load('B similar (8)', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}/similar`, headers));
+  results.push(await load('B category detail (20)', base, (i) => `/v1/categories/${slugs[i % slugs.length]}?limit=20&offset=${(i % 5) * 20}`, headers));
   const rss = rssPeakMb(server.pid!);
   const exited = new Promise((r) => server.once('exit', r));
   server.kill('SIGTERM');
