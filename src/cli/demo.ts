@@ -12,7 +12,8 @@ export async function loadDemo(c: Container, opts: { listings?: number; seed?: n
   const records = generateDemoRecords({ listings: opts.listings ?? DEMO_LISTINGS, seed: opts.seed ?? 42, now });
   const lines = Readable.from((function* () { for (const r of records) yield JSON.stringify(r) + '\n'; })());
   const progress = opts.progress ? progressReporter('demo', null) : null;
-  const summary = await c.ingest.ingestStream(lines, { batchSize: 2000, now: () => now, onProgress: (s) => progress?.update(s) });
+  // A turn of the event loop between batches: a server loading it answers /health meanwhile.
+  const summary = await c.ingest.ingestStream(lines, { batchSize: 1000, now: () => now, onProgress: (s) => progress?.update(s), yieldBetweenBatches: true });
   progress?.stop();
   return summary;
 }
