@@ -7,12 +7,12 @@
  * server's peak RSS (issue 18 item 4: readers' p99 under 100 ms during a 100,000-line ingest).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freePort, rssPeakMb } from './processes.js';
 import { generateDemoRecords } from '../src/demo/generate.js';
 
 const { values: args } = parseArgs({
@@ -44,18 +44,7 @@ async function write(file: string, n: number, seed: number, skuPrefix: string): 
   return titles;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
-const rssPeakMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024);
 
 function readers(base: string, key: string, paths: string[], until: () => boolean, seconds: number) {
   let i = 0;

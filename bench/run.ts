@@ -8,11 +8,11 @@
  * server's peak RSS.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freePort, rssPeakMb } from './processes.js';
 import Fastify from 'fastify';
 import { generateDemoRecords } from '../src/demo/generate.js';
 import { queryMix } from './query-mix.js';
@@ -92,22 +92,7 @@ async function load(name: string, url: string, path: (i: number) => string, head
 }
 const cycle = (paths: string[]) => (i: number) => paths[i % paths.length];
 
-/** A port nothing listens on now (a server left running from another run would answer on a fixed one). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
-function rssPeakMb(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
-}
 
 async function main() {
   console.log(`generating ${N} listings...`);

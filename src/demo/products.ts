@@ -4,7 +4,7 @@ import type { Axis } from './kinds.js';
 import { PLATFORMS, type Platform } from './platforms.js';
 import { Rng, STREAM, cumulative } from './prng.js';
 import { nounOf, tailBrand, TAIL_BRANDS_PER_LEAF, TAIL_WORDS } from './long-tail.js';
-import { slugOf } from './titles.js';
+import { slugOf } from './url-slug.js';
 
 export type ProductRole = 'product' | 'accessory' | 'bundle';
 
