@@ -9,6 +9,7 @@ import { registerSurface, type SurfaceUnit } from './api/surface-unit.js';
 import { meta } from './api/meta.js';
 import { v1a } from './api/v1a/index.js';
 import { v1b } from './api/v1b/index.js';
+import { v2 } from './api/v2/index.js';
 import { account } from './api/account/index.js';
 import { installAuth } from './http/auth.js';
 import { installCache } from './http/cache.js';
@@ -30,7 +31,7 @@ export interface AppOptions {
 }
 
 /** The front doors, in the order their routes are registered. */
-const SURFACES: SurfaceUnit[] = [meta, v1a, v1b, account];
+const SURFACES: SurfaceUnit[] = [meta, v1a, v1b, v2, account];
 
 /** Bodies of the JSON endpoints (ids, filters) are small; a route that takes more says so (ingestion). */
 export const BODY_LIMIT = 256 * 1024;
