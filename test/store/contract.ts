@@ -134,6 +134,19 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect(await skus('ガジェット')).toEqual(['W2']);
     });
 
+    it('search folds đ to d in titles, brands and category paths, and in queries (issue 18 item 16)', async () => {
+      await ingest(store, [
+        rec({ sku: 'V1', source: 'tiki_vn', title: 'Điện thoại Samsung Galaxy A55', price: '9990000', currency: 'VND', country_code: 'VN',
+          category: 'Điện thoại', category_path: ['Điện thoại & Máy tính bảng', 'Điện thoại'] }),
+        rec({ sku: 'V2', source: 'tiki_vn', title: 'Quạt Asia Fan', brand: 'Điện Quang', price: '590000', currency: 'VND', country_code: 'VN' }),
+      ]);
+      const skus = async (text: string) => (await store.catalog.search(q({ text }))).listings.map((l) => l.sku).sort();
+      for (const text of ['dien thoai', 'điện thoại', 'ĐIỆN THOẠI samsung', 'may tinh bang']) expect(await skus(text), text).toEqual(['V1']);
+      expect(await skus('dien quang')).toEqual(['V2']);
+      expect(await skus('dien')).toEqual(['V1', 'V2']);
+      expect((await store.catalog.search(q({ filter: { categoryExact: 'dien-thoai' } }))).listings.map((l) => l.sku)).toEqual(['V1']);
+    });
+
     it('a listing moved to another category path is searched by the new path\'s words, its category the same', async () => {
       const headphones = { sku: 'H1', title: 'Sony WH-1000XM5', category: 'Headphones' };
       await ingest(store, [rec({ ...headphones, category_path: ['Electronics', 'Audio', 'Headphones'] })]);
