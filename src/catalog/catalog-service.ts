@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { asksForAccessory } from '../domain/accessory.js';
 import type { Currency } from '../domain/currencies.js';
 import { highlightTitle } from '../domain/highlight.js';
 import type { Listing } from '../domain/listing.js';
@@ -51,8 +52,9 @@ export class CatalogService {
     this.listings = new ReadCache(now);
   }
 
+  /** A text query that names a product ranks it above its accessories (docs/ranking.md). */
   async search(q: SearchQuery, opts: { currency?: Currency; highlight?: boolean } = {}): Promise<SearchPage> {
-    const r = await this.find(q);
+    const r = await this.find(q.text && q.sort === 'relevance' && !asksForAccessory(q.text) ? { ...q, productsFirst: true } : q);
     const page: SearchPage = { items: await this.views.of(r.listings, { currency: opts.currency }), total: r.total, facets: r.facets };
     if (opts.highlight && q.text) page.highlights = Object.fromEntries(r.listings.map((l) => [l.id, highlightTitle(l.title, q.text!)]));
     return page;
@@ -81,9 +83,15 @@ export class CatalogService {
     return { items: await this.views.of(p.listings, { currency }), total: p.total, next: p.next };
   }
 
-  /** The cheapest listing matching a query; null when nothing matches. */
+  /**
+   * The cheapest listing matching a query; null when nothing matches. Accessories are left out
+   * unless the query asks for one or nothing else matches (docs/ranking.md): "galaxy s24" is
+   * answered by a phone, "galaxy s24 case" and "otterbox defender" by a case.
+   */
   async bestPrice(text: string, filter: ListingFilter): Promise<ListingView | null> {
-    const r = await this.find({ text, filter, sort: 'price_asc', limit: 1, offset: 0 });
+    const cheapest = (f: ListingFilter) => this.find({ text, filter: f, sort: 'price_asc', limit: 1, offset: 0 });
+    let r = asksForAccessory(text) ? null : await cheapest({ ...filter, excludeAccessories: true });
+    if (!r?.listings.length) r = await cheapest(filter);
     return r.listings.length ? this.views.one(r.listings[0]) : null;
   }
 

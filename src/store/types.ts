@@ -34,6 +34,8 @@ export interface ListingFilter {
   ids?: number[];
   /** Listings last observed at or after this ISO time. */
   checkedSince?: string;
+  /** Leaves out accessories (domain/accessory.ts: the stored `accessory` flag). */
+  excludeAccessories?: boolean;
 }
 
 export interface SearchQuery {
@@ -45,6 +47,8 @@ export interface SearchQuery {
   /** Keyset start for deep paging by id (V2 `after`). */
   afterId?: number;
   facets?: boolean;
+  /** Relevance with text only: every non-accessory before every accessory, each by rank (docs/ranking.md). */
+  productsFirst?: boolean;
 }
 
 export interface FacetBucket { value: string; count: number }
@@ -128,6 +132,8 @@ export interface SearchDoc {
   reviewCount: number | null;
   /** Epoch milliseconds. */
   updatedAt: number;
+  /** An accessory (domain/accessory.ts). */
+  accessory: boolean;
 }
 
 export interface GroupStats { size: number; minPriceSgdMinor: number }

@@ -147,6 +147,22 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect((await store.catalog.search(q({ filter: { categoryExact: 'dien-thoai' } }))).listings.map((l) => l.sku)).toEqual(['V1']);
     });
 
+    it('accessories: flagged at ingest, after the products when asked, left out by the filter (issue 18 item 14)', async () => {
+      await ingest(store, [
+        ...FIXTURE.slice(0, 2),
+        rec({ sku: 'CS1', source: 'shopee_sg', title: 'Galaxy A55 Case Samsung Galaxy A55 Cover', brand: 'Spigen', price: '19.90',
+          category: 'Phone Cases', category_path: ['Electronics', 'Phone Cases'] }),
+        rec({ sku: 'CS2', source: 'lazada_sg', title: 'Tempered glass screen protector for Samsung Galaxy A55 A55', brand: 'Ringke', price: '9.90', category: 'Screen Protectors' }),
+      ]);
+      const skus = async (over: Partial<SearchQuery>) => (await store.catalog.search(q({ text: 'galaxy a55', ...over }))).listings.map((l) => l.sku);
+      expect((await skus({ productsFirst: true })).slice(0, 2).sort()).toEqual(['A1', 'A2']);
+      expect((await skus({ productsFirst: true })).slice(2).sort()).toEqual(['CS1', 'CS2']);
+      expect((await skus({ productsFirst: true, limit: 1, offset: 2 }))).toHaveLength(1);
+      expect((await skus({ filter: { excludeAccessories: true } })).sort()).toEqual(['A1', 'A2']);
+      expect(await skus({ filter: { excludeAccessories: true }, sort: 'price_asc' })).toEqual(['A2', 'A1']);
+      expect((await store.catalog.searchDocs(0, 10)).map((d) => [d.id, d.accessory])).toEqual([[1, false], [2, false], [3, true], [4, true]]);
+    });
+
     it('a listing moved to another category path is searched by the new path\'s words, its category the same', async () => {
       const headphones = { sku: 'H1', title: 'Sony WH-1000XM5', category: 'Headphones' };
       await ingest(store, [rec({ ...headphones, category_path: ['Electronics', 'Audio', 'Headphones'] })]);

@@ -29,7 +29,8 @@ describe('SQLite migrations', () => {
     const rows = db.prepare('SELECT * FROM listings ORDER BY id').all();
 
     migrateSqlite(db);
-    expect(db.prepare('SELECT * FROM listings ORDER BY id').all()).toEqual(rows);
+    // The same rows, with the accessory flag migration 7 adds.
+    expect(db.prepare('SELECT * FROM listings ORDER BY id').all()).toEqual(rows.map((r) => ({ ...(r as object), accessory: 0 })));
     expect(indexes()).toEqual([...before, 'listings_source_sku', 'listings_uuid'].sort());
     expect(() => db.prepare(LISTING).run(10, 'uuid-a', 'C', 10)).toThrow(/UNIQUE constraint failed: listings.uuid/);
     expect(() => db.prepare(LISTING).run(11, 'uuid-c', 'A', 11)).toThrow(/UNIQUE constraint failed: listings.source, listings.sku/);
@@ -75,6 +76,18 @@ describe('SQLite migrations', () => {
     expect(db.prepare('SELECT count(*) FROM listings_fts').pluck().get()).toBe(2);
     expect(db.prepare('SELECT category_key FROM listings WHERE id = 2').pluck().get()).toBe('|đồ điện tử|điện thoại|do-dien-tu|dien-thoai|');
     expect(db.prepare('SELECT category_key FROM listings WHERE id = 1').pluck().get()).toBeNull();
+    db.close();
+  });
+
+  it('7 flags the accessories among the listings already stored', () => {
+    const db = storeAt(6);
+    db.prepare(LISTING).run(1, 'uuid-a', 'A', 1);
+    db.prepare(LISTING).run(2, 'uuid-b', 'B', 2);
+    db.prepare(LISTING).run(3, 'uuid-c', 'C', 3);
+    db.prepare("UPDATE listings SET title = 'Spigen Tough Armor Case for Galaxy S24' WHERE id = 2").run();
+    db.prepare(`UPDATE listings SET title = 'Clear Armor', category = 'Phone Cases', category_path = '["Electronics","Phone Cases"]' WHERE id = 3`).run();
+    migrateSqlite(db);
+    expect(db.prepare('SELECT id, accessory FROM listings ORDER BY id').all()).toEqual([{ id: 1, accessory: 0 }, { id: 2, accessory: 1 }, { id: 3, accessory: 1 }]);
     db.close();
   });
 });

@@ -118,7 +118,9 @@ export class PgCatalog implements CatalogStore {
     const base = match ? [match, ...w.params] : w.params;
     let keyset = '';
     const keyParams: unknown[] = [];
-    let order = match && q.sort === 'relevance' ? `ts_rank_cd(${RANK_WEIGHTS}, l.tsv, fq.q) DESC, l.id DESC` : orderOf(q.sort, false);
+    // Products first (accessories after them, each by rank) when the query names a product.
+    const first = match && q.sort === 'relevance' && q.productsFirst ? 'l.accessory, ' : '';
+    let order = match && q.sort === 'relevance' ? `${first}ts_rank_cd(${RANK_WEIGHTS}, l.tsv, fq.q) DESC, l.id DESC` : orderOf(q.sort, false);
     if (q.afterId !== undefined) {
       if (q.sort === 'price_asc' || q.sort === 'price_desc') {
         const op = q.sort === 'price_asc' ? '>' : '<';

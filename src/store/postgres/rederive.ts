@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { isAccessoryListing } from '../../domain/accessory.js';
 import { categoryKey, fromJsonColumn } from '../../domain/listing-columns.js';
 import { rows } from './sql.js';
 import { tsvectorLiteral } from './text-search.js';
@@ -29,6 +30,17 @@ export async function refoldStrokedD(db: pg.PoolClient): Promise<void> {
     }
     await db.query(`UPDATE listings l SET tsv = t.tsv::tsvector, category_key = t.key
       FROM unnest($1::int8[], $2::text[], $3::text[]) AS t(id, tsv, key) WHERE l.id = t.id`, [ids, tsv, keys]);
+    after = found[found.length - 1].id;
+  }
+}
+
+/** Migration 6: `accessory` set on every listing isAccessoryListing says is one, read in id order a chunk at a time. */
+export async function flagAccessories(db: pg.PoolClient): Promise<void> {
+  for (let after = 0; ;) {
+    const found = await rows<Omit<TextRow, 'brand'>>(db, 'SELECT id, title, category, category_path FROM listings WHERE id > ? ORDER BY id LIMIT ?', [after, CHUNK]);
+    if (!found.length) return;
+    const ids = found.filter((r) => isAccessoryListing({ title: r.title, categoryPath: fromJsonColumn<string[]>(r.category_path), category: r.category })).map((r) => r.id);
+    if (ids.length) await db.query('UPDATE listings SET accessory = 1 WHERE id = ANY($1::int8[])', [ids]);
     after = found[found.length - 1].id;
   }
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { refoldStrokedD } from './rederive.js';
+import { flagAccessories, refoldStrokedD } from './rederive.js';
 
 /**
  * Versioned migrations of the PostgreSQL store, numbered like the SQLite ones so one version
@@ -177,10 +177,14 @@ CREATE TRIGGER api_keys_changed AFTER INSERT OR UPDATE OR DELETE ON api_keys
   },
   {
     version: 6,
-    name: 'search text with đ folded',
+    name: 'search text with đ folded, accessory flag',
     // The search terms and category slugs now fold "đ"/"Đ" to "d" (see SQLite migration 7): the
-    // listings whose text has one are derived again (rederive.ts).
-    sql: 'SELECT 1',
-    run: refoldStrokedD,
+    // listings whose text has one are derived again. `accessory` (domain/accessory.ts) orders search
+    // and filters best-price: every listing is flagged by the code (rederive.ts).
+    sql: 'ALTER TABLE listings ADD COLUMN accessory SMALLINT NOT NULL DEFAULT 0',
+    run: async (db) => {
+      await refoldStrokedD(db);
+      await flagAccessories(db);
+    },
   },
 ];

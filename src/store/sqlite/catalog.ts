@@ -129,7 +129,9 @@ export class SqliteCatalog implements CatalogStore {
     const base = match ? [match, ...w.params] : w.params;
     let keyset = '';
     const keyParams: unknown[] = [];
-    let order = match && q.sort === 'relevance' ? `${RANK}, l.id DESC` : orderOf(q.sort, false);
+    // Products first (accessories after them, each by rank) when the query names a product.
+    const productsFirst = !!(match && q.sort === 'relevance' && q.productsFirst);
+    let order = match && q.sort === 'relevance' ? `${productsFirst ? 'l.accessory, ' : ''}${RANK}, l.id DESC` : orderOf(q.sort, false);
     if (q.afterId !== undefined) {
       // Deep paging by id: keyset on (sort value, id) for price sorts, on id alone otherwise.
       if (q.sort === 'price_asc' || q.sort === 'price_desc') {
@@ -149,7 +151,7 @@ export class SqliteCatalog implements CatalogStore {
         ? (this.db.prepare('SELECT count(*) FROM listings_fts WHERE listings_fts MATCH ?').pluck().get(match) as number)
         : (this.db.prepare(`SELECT count(*) FROM ${from}${w.sql}`).pluck().get(...base) as number);
     // Sort ids only, then read the page's rows: sorting whole rows of every match is what made common words slow.
-    const ids = bare && !keyset && q.sort === 'relevance'
+    const ids = bare && !keyset && q.sort === 'relevance' && !productsFirst
       ? (this.db.prepare(`SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY ${RANK}, rowid DESC LIMIT ? OFFSET ?`).pluck()
         .all(match, q.limit, q.offset) as number[])
       : (this.db.prepare(`SELECT l.id FROM ${from}${w.sql}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`).pluck()

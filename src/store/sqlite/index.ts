@@ -4,6 +4,7 @@ import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js';
 import { decodeChange } from '../../domain/event-codec.js';
 import type { CatalogEvent, EventKind } from '../../domain/events.js';
+import { isAccessoryListing } from '../../domain/accessory.js';
 import { categoryKey, fromJsonColumn } from '../../domain/listing-columns.js';
 import { indexForm } from '../../domain/search-text.js';
 import type { ApiKeyRecord, BulkLoadCapability, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
@@ -32,11 +33,17 @@ export function openSqlite(path: string): Database {
   return db;
 }
 
-/** The functions migrations call: 6 and 7 index search text again in the form the code indexes it in, 7 derives category keys again. */
+/**
+ * The functions migrations call: 6 and 7 index search text again in the form the code indexes it
+ * in, 7 derives category keys again and flags accessories.
+ */
 export function registerMigrationFunctions(db: Database): void {
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  db.function('is_accessory', { deterministic: true }, (title: unknown, path: unknown, category: unknown) =>
+    (isAccessoryListing({ title: text(title) ?? '', categoryPath: fromJsonColumn<string[]>(text(path)), category: text(category) }) ? 1 : 0));
   db.function('index_form', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? indexForm(v) : v));
   db.function('category_key_of', { deterministic: true }, (path: unknown, category: unknown) =>
-    categoryKey(fromJsonColumn<string[]>(typeof path === 'string' ? path : null), typeof category === 'string' ? category : null));
+    categoryKey(fromJsonColumn<string[]>(text(path)), text(category)));
 }
 
 export function migrateSqlite(db: Database): void {
