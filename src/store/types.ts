@@ -4,6 +4,7 @@ import type { NormalizedRecord, IngestOutcome } from '../domain/ingest-record.js
 import type { CatalogEvent, EventKind } from '../domain/events.js';
 import type { Listing, PriceObservation } from '../domain/listing.js';
 import type { Tier } from '../domain/tier.js';
+import type { PriceMove } from '../domain/trending.js';
 
 /** The most members `groupMembers` reads of one group. */
 export const GROUP_MEMBERS_LIMIT = 200;
@@ -108,6 +109,8 @@ export interface CatalogStore {
   count(): Promise<number>;
   /** Size and cheapest SGD price (cents) of each match group: competitor counts and buy-box prices. */
   groupStats(groupIds: number[]): Promise<Map<number, GroupStats>>;
+  /** The listings matching the filter whose price changed at or after `since` (ISO), in no order: what trending ranks. */
+  priceMoves(since: string, filter: ListingFilter): Promise<PriceMove[]>;
 }
 
 /** What a search index keeps of a listing: the text it matches and every column search filters or sorts on. */

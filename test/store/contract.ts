@@ -163,6 +163,21 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect((await store.catalog.searchDocs(0, 10)).map((d) => [d.id, d.accessory])).toEqual([[1, false], [2, false], [3, true], [4, true]]);
     });
 
+    it('priceMoves: the listings whose price changed since a time, with the price before their first change (issue 18 item 17)', async () => {
+      await ingest(store, [rec({ sku: 'M1', price: '100.00', observed_at: at(1) }), rec({ sku: 'M2', source: 'lazada_sg', price: '50.00', observed_at: at(1) }),
+        rec({ sku: 'M3', source: 'amazon_sg', price: '10.00', observed_at: at(15) })]);
+      await ingest(store, [rec({ sku: 'M1', price: '90.00', observed_at: at(5) })]);
+      await ingest(store, [rec({ sku: 'M1', price: '80.00', observed_at: at(12) }), rec({ sku: 'M2', source: 'lazada_sg', price: '55.00', observed_at: at(12) })]);
+      await ingest(store, [rec({ sku: 'M1', price: '70.00', observed_at: at(14) }), rec({ sku: 'M2', source: 'lazada_sg', price: '55.00', observed_at: at(16) })]);
+      const moves = (await store.catalog.priceMoves(at(10), {})).sort((a, b) => a.id - b.id);
+      expect(moves).toEqual([
+        { id: 1, price: '70.00', currency: 'SGD', before: '90.00', beforeCurrency: 'SGD', changes: 2, lastChangeAt: at(14) },
+        { id: 2, price: '55.00', currency: 'SGD', before: '50.00', beforeCurrency: 'SGD', changes: 1, lastChangeAt: at(12) },
+      ]);
+      expect(await store.catalog.priceMoves(at(13), { sources: ['lazada_sg'] })).toEqual([]);
+      expect(await store.catalog.priceMoves(at(20), {})).toEqual([]);
+    });
+
     it('a listing moved to another category path is searched by the new path\'s words, its category the same', async () => {
       const headphones = { sku: 'H1', title: 'Sony WH-1000XM5', category: 'Headphones' };
       await ingest(store, [rec({ ...headphones, category_path: ['Electronics', 'Audio', 'Headphones'] })]);

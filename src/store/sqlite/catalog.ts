@@ -7,6 +7,8 @@ import {
   type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { orderOf, whereOf } from '../sql/filters.js';
+import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
+import type { PriceMove } from '../../domain/trending.js';
 import { ftsQuery } from './fts-query.js';
 import { SqliteIngestWriter } from './ingest.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
@@ -212,6 +214,11 @@ export class SqliteCatalog implements CatalogStore {
       from = rows[rows.length - 1].id + 1;
       await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  async priceMoves(since: string, filter: ListingFilter): Promise<PriceMove[]> {
+    const { sql, params } = priceMovesQuery(since, filter);
+    return (this.db.prepare(sql).all(...params) as PriceMoveRow[]).map(toPriceMove);
   }
 
   async searchDocs(afterId: number, limit: number): Promise<SearchDoc[]> {
