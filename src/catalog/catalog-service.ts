@@ -1,10 +1,12 @@
 import Big from 'big.js';
+import { asksForAccessory } from '../domain/accessory.js';
 import type { Currency } from '../domain/currencies.js';
 import { highlightTitle } from '../domain/highlight.js';
 import type { Listing } from '../domain/listing.js';
 import { discountPct } from '../domain/money.js';
 import { slugify } from '../domain/slug.js';
 import { titleSimilarity, titleWords } from '../domain/similarity.js';
+import { rankTrending, TRENDING_WINDOW_DAYS, type Trend } from '../domain/trending.js';
 import type { CatalogStore, Facets, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
 import type { ListingView, ListingViews } from './listing-views.js';
 import { ReadCache } from './read-cache.js';
@@ -34,18 +36,22 @@ export interface Deal {
   discountPct: number;
 }
 
+/** A trending listing and why it is trending (domain/trending.ts). */
+export interface TrendingItem { view: ListingView; trend: Trend }
+
 /** Undefined members dropped: a filter holds only what was asked. */
 const clean = (f: ListingFilter): ListingFilter => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ListingFilter;
 
 const CATEGORY_TTL_MS = 30_000;
 /** Listings of a brand and category read to rank similar products from. */
 const SIMILAR_CANDIDATES = 200;
-/** The window trending looks back over. */
-export const TRENDING_WINDOW_DAYS = 7;
+/** Trending reads every price change of the week: ranked at most once a minute per filter. */
+const TRENDING_TTL_MS = 60_000;
 
 /** Search, listing pages, best price, trending, deals and categories over the store; no HTTP, no wire shapes. */
 export class CatalogService {
   private categoryCache: { at: number; tree: CategoryNode[] } | null = null;
+  private readonly trendingCache = new Map<string, { at: number; ranked: Trend[] }>();
   private readonly listings: ReadCache<Listing>;
 
   constructor(
@@ -57,8 +63,9 @@ export class CatalogService {
     this.listings = new ReadCache(now);
   }
 
+  /** A text query that names a product ranks it above its accessories (docs/ranking.md). */
   async search(q: SearchQuery, opts: { currency?: Currency; highlight?: boolean } = {}): Promise<SearchPage> {
-    const r = await this.find(q);
+    const r = await this.find(q.text && q.sort === 'relevance' && !asksForAccessory(q.text) ? { ...q, productsFirst: true } : q);
     const page: SearchPage = { items: await this.views.of(r.listings, { currency: opts.currency }), total: r.total, facets: r.facets };
     if (opts.highlight && q.text) page.highlights = Object.fromEntries(r.listings.map((l) => [l.id, highlightTitle(l.title, q.text!)]));
     return page;
@@ -87,17 +94,39 @@ export class CatalogService {
     return { items: await this.views.of(p.listings, { currency }), total: p.total, next: p.next };
   }
 
-  /** The cheapest listing matching a query; null when nothing matches. */
+  /**
+   * The cheapest listing matching a query; null when nothing matches. Accessories are left out
+   * unless the query asks for one or nothing else matches (docs/ranking.md): "galaxy s24" is
+   * answered by a phone, "galaxy s24 case" and "otterbox defender" by a case.
+   */
   async bestPrice(text: string, filter: ListingFilter): Promise<ListingView | null> {
-    const r = await this.find({ text, filter, sort: 'price_asc', limit: 1, offset: 0 });
+    const cheapest = (f: ListingFilter) => this.find({ text, filter: f, sort: 'price_asc', limit: 1, offset: 0 });
+    let r = asksForAccessory(text) ? null : await cheapest({ ...filter, excludeAccessories: true });
+    if (!r?.listings.length) r = await cheapest(filter);
     return r.listings.length ? this.views.one(r.listings[0]) : null;
   }
 
-  /** Recently updated products: changed within the window, newest first. */
-  async trending(filter: ListingFilter, limit: number): Promise<{ items: ListingView[]; total: number }> {
-    const since = new Date(this.now().getTime() - TRENDING_WINDOW_DAYS * 86400_000).toISOString();
-    const r = await this.find({ filter: { ...filter, checkedSince: since }, sort: 'newest', limit, offset: 0 });
-    return { items: await this.views.of(r.listings), total: r.total };
+  /**
+   * The listings whose price fell over the trending window, ranked by TRENDING_RULE (docs/ranking.md):
+   * at most `limit` of them; `total` is how many qualify.
+   */
+  async trending(filter: ListingFilter, limit: number): Promise<{ items: TrendingItem[]; total: number }> {
+    const at = this.now().getTime();
+    const key = JSON.stringify(filter);
+    let hit = this.trendingCache.get(key);
+    if (!hit || at - hit.at >= TRENDING_TTL_MS) {
+      const since = new Date(at - TRENDING_WINDOW_DAYS * 86400_000).toISOString();
+      hit = { at, ranked: rankTrending(await this.store.priceMoves(since, filter)) };
+      // Filters are the category text a client sends: the cache keeps the latest hundred.
+      if (this.trendingCache.size >= 100) this.trendingCache.delete(this.trendingCache.keys().next().value!);
+      this.trendingCache.set(key, hit);
+    }
+    const { ranked } = hit;
+    const top = ranked.slice(0, limit);
+    const byId = new Map((await this.store.getMany(top.map((t) => t.id))).map((l) => [l.id, l]));
+    const shown = top.filter((t) => byId.has(t.id));
+    const views = await this.views.of(shown.map((t) => byId.get(t.id)!));
+    return { items: shown.map((trend, i) => ({ view: views[i], trend })), total: ranked.length };
   }
 
   /** Listings priced at least `minPct` below the median of their own last 90 days, biggest drop first. */
@@ -193,6 +222,7 @@ export class CatalogService {
   /** After any catalog change: what is derived from listings is read again. */
   invalidate(): void {
     this.categoryCache = null;
+    this.trendingCache.clear();
     this.listings.clear();
     this.views.invalidate();
   }

@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import type { Currency } from '../domain/currencies.js';
 import { freshnessOf, isAvailable, type Freshness } from '../domain/freshness.js';
+import { cheapestOffer } from '../domain/group-price.js';
 import type { Listing, Variant } from '../domain/listing.js';
 import { GROUP_MEMBERS_LIMIT } from '../store/types.js';
 import { byPrice } from './compare-service.js';
@@ -18,6 +19,7 @@ export interface SkuDetail {
   variants: Variant[];
   /** Every listing of its match group, cheapest first (the product alone when it has no group). */
   merchants: MerchantLink[];
+  /** The group's cheapest offer that is no accessory nor price outlier (domain/group-price.ts). */
   cheapest: { price: Money; source: string };
   lowestRating: string | null;
   freshness: Freshness;
@@ -51,7 +53,7 @@ export class ProductService {
       : await this.views.one(product, { currency });
     const now = this.now();
     const merchants = links.length ? links : [product];
-    const cheapest = merchants[0];
+    const cheapest = cheapestOffer(merchants);
     const rated = merchants.filter((m) => m.rating !== null).map((m) => new Big(m.rating!));
     return {
       product: view,

@@ -41,6 +41,8 @@ export interface StoredColumns {
   discountPct: number;
   /** indexedCategory(...): the category text the full-text index is given. */
   searchCategory: string;
+  /** isAccessoryListing(...): search ranks it after products, best-price skips it (domain/accessory.ts). */
+  accessory: boolean;
   /** createdTail(record, stored) (event-codec.ts): the created event's JSON after its id. */
   createdEventTail?: string;
 }

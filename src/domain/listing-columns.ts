@@ -1,3 +1,4 @@
+import { isAccessoryCategory, isAccessoryListing, isAccessoryTitle } from './accessory.js';
 import { discountPctScaled, minorScaled, scaledText } from './money.js';
 import type { ListingState } from './ingest-rules.js';
 import type { NormalizedRecord, StoredColumns } from './ingest-record.js';
@@ -53,7 +54,10 @@ function fieldColumns(s: Pick<ListingState, 'categoryPath' | 'category' | 'url' 
 
 /** Columns derived from a listing's state that exist only to be filtered or sorted on. */
 export function derivedColumns(s: ListingState) {
-  return { ...fieldColumns(s), historyDiscountPct: historyDiscountPct(s), priceSgdMinor: s.priceSgd ? sgdMinor(s.priceSgd) : 0 };
+  return {
+    ...fieldColumns(s), historyDiscountPct: historyDiscountPct(s), priceSgdMinor: s.priceSgd ? sgdMinor(s.priceSgd) : 0,
+    accessory: isAccessoryListing(s),
+  };
 }
 
 /** How far below its own recent median a listing is priced (0 without history). */
@@ -67,21 +71,25 @@ export const jsonColumn = (v: unknown): string | null => (v == null ? null : JSO
 export const fromJsonColumn = <T>(text: string | null): T | null => (text == null ? null : (JSON.parse(text) as T));
 
 // A catalog has a few hundred category paths: the columns each gives are worked out once.
-const categoryTexts = new TwoGenerationCache<string, { key: string | null; search: string }>(5_000);
+const categoryTexts = new TwoGenerationCache<string, { key: string | null; search: string; accessory: boolean }>(5_000);
 
 /** A record's StoredColumns: its UUID, JSON columns and field columns, as a state built from it has them. */
-export function storedColumns(r: Pick<NormalizedRecord, 'source' | 'sku' | 'categoryPath' | 'category' | 'specs' | 'metadata' | 'variants' | 'url' | 'price' | 'originalPrice'>): StoredColumns {
+export function storedColumns(r: Pick<NormalizedRecord, 'source' | 'sku' | 'title' | 'categoryPath' | 'category' | 'specs' | 'metadata' | 'variants' | 'url' | 'price' | 'originalPrice'>): StoredColumns {
   const categoryPath = jsonColumn(r.categoryPath);
   // A path of names is named by its JSON text; an empty or missing one gives way to the category.
   const memo = r.categoryPath?.length ? categoryPath! : `${categoryPath}\u0000${r.category ?? ''}`;
   let category = categoryTexts.get(memo);
   if (category === undefined) {
-    category = { key: categoryKey(r.categoryPath, r.category), search: indexedCategory(r.categoryPath, r.category) };
+    category = {
+      key: categoryKey(r.categoryPath, r.category), search: indexedCategory(r.categoryPath, r.category),
+      accessory: isAccessoryCategory(r.categoryPath, r.category),
+    };
     categoryTexts.set(memo, category);
   }
   return {
     uuid: listingUuid(r.source, r.sku),
     categoryPath, specs: jsonColumn(r.specs), metadata: jsonColumn(r.metadata), variants: jsonColumn(r.variants),
     ...fieldColumns(r, category.key), searchCategory: category.search,
+    accessory: category.accessory || isAccessoryTitle(r.title),
   };
 }

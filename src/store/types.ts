@@ -4,6 +4,7 @@ import type { NormalizedRecord, IngestOutcome } from '../domain/ingest-record.js
 import type { CatalogEvent, EventKind } from '../domain/events.js';
 import type { Listing, PriceObservation } from '../domain/listing.js';
 import type { Tier } from '../domain/tier.js';
+import type { PriceMove } from '../domain/trending.js';
 
 /** The most members `groupMembers` reads of one group. */
 export const GROUP_MEMBERS_LIMIT = 200;
@@ -36,6 +37,8 @@ export interface ListingFilter {
   ids?: number[];
   /** Listings last observed at or after this ISO time. */
   checkedSince?: string;
+  /** Leaves out accessories (domain/accessory.ts: the stored `accessory` flag). */
+  excludeAccessories?: boolean;
 }
 
 export interface SearchQuery {
@@ -47,6 +50,8 @@ export interface SearchQuery {
   /** Keyset start for deep paging by id (V2 `after`). */
   afterId?: number;
   facets?: boolean;
+  /** Relevance with text only: every non-accessory before every accessory, each by rank (docs/ranking.md). */
+  productsFirst?: boolean;
 }
 
 export interface FacetBucket { value: string; count: number }
@@ -106,6 +111,8 @@ export interface CatalogStore {
   count(): Promise<number>;
   /** Size and cheapest SGD price (cents) of each match group: competitor counts and buy-box prices. */
   groupStats(groupIds: number[]): Promise<Map<number, GroupStats>>;
+  /** The listings matching the filter whose price changed at or after `since` (ISO), in no order: what trending ranks. */
+  priceMoves(since: string, filter: ListingFilter): Promise<PriceMove[]>;
 }
 
 /** What a search index keeps of a listing: the text it matches and every column search filters or sorts on. */
@@ -130,6 +137,8 @@ export interface SearchDoc {
   reviewCount: number | null;
   /** Epoch milliseconds. */
   updatedAt: number;
+  /** An accessory (domain/accessory.ts). */
+  accessory: boolean;
 }
 
 export interface GroupStats { size: number; minPriceSgdMinor: number }

@@ -6,6 +6,7 @@ import { toMinor } from '../../src/domain/money.js';
 import { indexForm, searchCategory } from '../../src/domain/search-text.js';
 import { categoryKey, derivedColumns, domainOf, plainHost, storedColumns } from '../../src/domain/listing-columns.js';
 import { listingUuid } from '../../src/domain/listing-id.js';
+import { isAccessoryListing } from '../../src/domain/accessory.js';
 import { slugify } from '../../src/domain/slug.js';
 
 /** The definition the fast paths must agree with. */
@@ -41,20 +42,23 @@ describe('derived columns', () => {
 
   it('slugify gives the same slug from its memo', () => {
     for (const name of ['Home & Living', 'Điện thoại', 'เคส', 'T-Shirts', 'Home & Living']) {
-      expect(slugify(name)).toBe(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+      expect(slugify(name)).toBe(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/đ/g, 'd')
         .replace(/&/g, ' ').replace(/[^a-z0-9\u0E00-\u0E7F]+/g, '-').replace(/^-+|-+$/g, ''));
     }
+    expect(slugify('Điện thoại')).toBe('dien-thoai');
   });
 
   it('a record\'s category columns come from the memo of its path as from the path itself', () => {
-    const name = fc.constantFrom('Electronics', 'Điện thoại', 'ＵＳＢ Cables', 'Home & Living', '');
-    const record = fc.record({ categoryPath: fc.option(fc.array(name, { maxLength: 3 })), category: fc.option(name) });
+    const name = fc.constantFrom('Electronics', 'Điện thoại', 'ＵＳＢ Cables', 'Home & Living', 'Phone Cases', '');
+    const title = fc.constantFrom('Samsung Galaxy S24', 'Spigen case for Galaxy S24', 'Ốp lưng iPhone 15');
+    const record = fc.record({ categoryPath: fc.option(fc.array(name, { maxLength: 3 })), category: fc.option(name), title });
     // Small sets of names, so paths and categories meet again and the memo answers.
     fc.assert(fc.property(fc.array(record, { minLength: 20, maxLength: 60 }), (records) => {
-      for (const { categoryPath, category } of records) {
-        const stored = storedColumns({ source: 's', sku: '1', categoryPath, category, specs: null, metadata: null, variants: [], url: 'https://a.com/', price: '1', originalPrice: null });
+      for (const { categoryPath, category, title } of records) {
+        const stored = storedColumns({ source: 's', sku: '1', title, categoryPath, category, specs: null, metadata: null, variants: [], url: 'https://a.com/', price: '1', originalPrice: null });
         expect(stored.categoryKey).toBe(categoryKey(categoryPath, category));
         expect(stored.searchCategory).toBe(indexForm(searchCategory(categoryPath, category)));
+        expect(stored.accessory).toBe(isAccessoryListing({ title, categoryPath, category }));
       }
     }), { numRuns: 300 });
   });
@@ -62,7 +66,7 @@ describe('derived columns', () => {
   it('SGD cents are read off two-decimal amounts exactly as Big computes them', () => {
     fc.assert(fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.integer({ min: 0, max: 4 }), (units, decimals) => {
       const text = decimals === 0 ? units.toString() : `${units / 10n ** BigInt(decimals)}.${(units % 10n ** BigInt(decimals)).toString().padStart(decimals, '0')}`;
-      const s = { price: '1.00', originalPrice: null, referencePrice: null, priceSgd: text, categoryPath: null, category: null, url: 'https://a.com/' };
+      const s = { title: 'x', price: '1.00', originalPrice: null, referencePrice: null, priceSgd: text, categoryPath: null, category: null, url: 'https://a.com/' };
       expect(derivedColumns(s as never).priceSgdMinor).toBe(toMinor(new Big(text), 'SGD'));
     }), { numRuns: 2000 });
   });

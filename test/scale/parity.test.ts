@@ -92,6 +92,12 @@ describe('SQLite and PostgreSQL agree on the same data', () => {
       expect(await postgres.catalog.observations(id, '2000-01-01', { limit: 50, offset: 0 }))
         .toEqual(await sqlite.catalog.observations(id, '2000-01-01', { limit: 50, offset: 0 }));
     }
+    for (const [since, filter] of [['2026-11-13T00:00:00.000Z', {}], ['2026-10-01T00:00:00.000Z', { categoryLike: 'phone' }]] as const) {
+      const byId = (m: Array<{ id: number }>) => [...m].sort((x, y) => x.id - y.id);
+      const [ma, mb] = await Promise.all([sqlite.catalog.priceMoves(since, filter), postgres.catalog.priceMoves(since, filter)]);
+      expect(ma.length).toBeGreaterThan(10);
+      expect(byId(mb)).toEqual(byId(ma));
+    }
     const groups = (await sqlite.catalog.getMany([1, 2, 3, 4, 5, 50, 60])).map((l) => l.groupId);
     expect(await postgres.catalog.groupStats(groups)).toEqual(await sqlite.catalog.groupStats(groups));
   });

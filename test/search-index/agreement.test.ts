@@ -82,6 +82,23 @@ describe('the search index agrees with the store', () => {
     }
   });
 
+  it('products first and accessories left out (issue 18 item 14): the same pages, the fast path included', async () => {
+    let reordered = 0;
+    for (const text of [...TEXTS, 'case', 'galaxy', 'iphone', 'case for', 'otterbox']) {
+      for (const filter of [{}, { inStock: true }, { excludeAccessories: true }, { categoryLike: 'phone', excludeAccessories: true }]) {
+        for (const [offset, limit] of [[0, 1], [0, 20], [15, 100]]) {
+          const r = await both({ text, filter, sort: 'relevance', limit, offset, productsFirst: true });
+          expect({ text, filter, offset, ...r.index }).toEqual({ text, filter, offset, ...r.store });
+          const plain = await both({ text, filter, sort: 'relevance', limit, offset });
+          if (JSON.stringify(plain.store.ids) !== JSON.stringify(r.store.ids)) reordered++;
+        }
+      }
+      const p = await both({ text, filter: { excludeAccessories: true }, sort: 'price_asc', limit: 5, offset: 0, facets: true });
+      expect({ text, ...p.index }).toEqual({ text, ...p.store });
+    }
+    expect(reordered).toBeGreaterThan(5);
+  });
+
   it('leaves to the store the filters it does not hold', async () => {
     expect(await index.search({ filter: { ids: [1, 2] }, sort: 'newest', limit: 5, offset: 0 })).toBeNull();
     expect(await index.search({ filter: { checkedSince: '2026-11-01T00:00:00.000Z' }, sort: 'newest', limit: 5, offset: 0 })).toBeNull();

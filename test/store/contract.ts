@@ -134,6 +134,50 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect(await skus('ガジェット')).toEqual(['W2']);
     });
 
+    it('search folds đ to d in titles, brands and category paths, and in queries (issue 18 item 16)', async () => {
+      await ingest(store, [
+        rec({ sku: 'V1', source: 'tiki_vn', title: 'Điện thoại Samsung Galaxy A55', price: '9990000', currency: 'VND', country_code: 'VN',
+          category: 'Điện thoại', category_path: ['Điện thoại & Máy tính bảng', 'Điện thoại'] }),
+        rec({ sku: 'V2', source: 'tiki_vn', title: 'Quạt Asia Fan', brand: 'Điện Quang', price: '590000', currency: 'VND', country_code: 'VN' }),
+      ]);
+      const skus = async (text: string) => (await store.catalog.search(q({ text }))).listings.map((l) => l.sku).sort();
+      for (const text of ['dien thoai', 'điện thoại', 'ĐIỆN THOẠI samsung', 'may tinh bang']) expect(await skus(text), text).toEqual(['V1']);
+      expect(await skus('dien quang')).toEqual(['V2']);
+      expect(await skus('dien')).toEqual(['V1', 'V2']);
+      expect((await store.catalog.search(q({ filter: { categoryExact: 'dien-thoai' } }))).listings.map((l) => l.sku)).toEqual(['V1']);
+    });
+
+    it('accessories: flagged at ingest, after the products when asked, left out by the filter (issue 18 item 14)', async () => {
+      await ingest(store, [
+        ...FIXTURE.slice(0, 2),
+        rec({ sku: 'CS1', source: 'shopee_sg', title: 'Galaxy A55 Case Samsung Galaxy A55 Cover', brand: 'Spigen', price: '19.90',
+          category: 'Phone Cases', category_path: ['Electronics', 'Phone Cases'] }),
+        rec({ sku: 'CS2', source: 'lazada_sg', title: 'Tempered glass screen protector for Samsung Galaxy A55 A55', brand: 'Ringke', price: '9.90', category: 'Screen Protectors' }),
+      ]);
+      const skus = async (over: Partial<SearchQuery>) => (await store.catalog.search(q({ text: 'galaxy a55', ...over }))).listings.map((l) => l.sku);
+      expect((await skus({ productsFirst: true })).slice(0, 2).sort()).toEqual(['A1', 'A2']);
+      expect((await skus({ productsFirst: true })).slice(2).sort()).toEqual(['CS1', 'CS2']);
+      expect((await skus({ productsFirst: true, limit: 1, offset: 2 }))).toHaveLength(1);
+      expect((await skus({ filter: { excludeAccessories: true } })).sort()).toEqual(['A1', 'A2']);
+      expect(await skus({ filter: { excludeAccessories: true }, sort: 'price_asc' })).toEqual(['A2', 'A1']);
+      expect((await store.catalog.searchDocs(0, 10)).map((d) => [d.id, d.accessory])).toEqual([[1, false], [2, false], [3, true], [4, true]]);
+    });
+
+    it('priceMoves: the listings whose price changed since a time, with the price before their first change (issue 18 item 17)', async () => {
+      await ingest(store, [rec({ sku: 'M1', price: '100.00', observed_at: at(1) }), rec({ sku: 'M2', source: 'lazada_sg', price: '50.00', observed_at: at(1) }),
+        rec({ sku: 'M3', source: 'amazon_sg', price: '10.00', observed_at: at(15) })]);
+      await ingest(store, [rec({ sku: 'M1', price: '90.00', observed_at: at(5) })]);
+      await ingest(store, [rec({ sku: 'M1', price: '80.00', observed_at: at(12) }), rec({ sku: 'M2', source: 'lazada_sg', price: '55.00', observed_at: at(12) })]);
+      await ingest(store, [rec({ sku: 'M1', price: '70.00', observed_at: at(14) }), rec({ sku: 'M2', source: 'lazada_sg', price: '55.00', observed_at: at(16) })]);
+      const moves = (await store.catalog.priceMoves(at(10), {})).sort((a, b) => a.id - b.id);
+      expect(moves).toEqual([
+        { id: 1, price: '70.00', currency: 'SGD', before: '90.00', beforeCurrency: 'SGD', changes: 2, lastChangeAt: at(14) },
+        { id: 2, price: '55.00', currency: 'SGD', before: '50.00', beforeCurrency: 'SGD', changes: 1, lastChangeAt: at(12) },
+      ]);
+      expect(await store.catalog.priceMoves(at(13), { sources: ['lazada_sg'] })).toEqual([]);
+      expect(await store.catalog.priceMoves(at(20), {})).toEqual([]);
+    });
+
     it('a listing moved to another category path is searched by the new path\'s words, its category the same', async () => {
       const headphones = { sku: 'H1', title: 'Sony WH-1000XM5', category: 'Headphones' };
       await ingest(store, [rec({ ...headphones, category_path: ['Electronics', 'Audio', 'Headphones'] })]);

@@ -27,10 +27,11 @@ describe('deals, trending, categories, export', () => {
     expect((await get('/v1/deals?limit=101')).statusCode).toBe(422);
   });
 
-  it('GET /v1/products/trending lists recently changed products, newest first', async () => {
+  it('GET /v1/products/trending lists the products whose price fell this week, biggest drop first', async () => {
     const body = (await get('/v1/products/trending')).json();
-    expect(body.items[0].sku).toBe('SG-KETTLE');
-    expect(body.limit).toBe(50);
+    expect(body.items.map((i: { sku: string }) => i.sku)).toEqual(['SG-KETTLE']);
+    expect(body.items[0]).toMatchObject({ price_before: '59.00', price_drop_pct: 23.73, price_changes: 1 });
+    expect(body).toMatchObject({ total: 1, limit: 20, window_days: 7 });
     expect((await get('/v1/products/trending?limit=0')).statusCode).toBe(422);
   });
 

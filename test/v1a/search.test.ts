@@ -96,7 +96,9 @@ describe('GET /v1/products/search (surface A variant)', () => {
 
 describe('GET /v1/products/best-price', () => {
   it('returns the cheapest match in SGD terms, 404 when none', async () => {
-    expect((await get('/v1/products/best-price?q=galaxy%20a55')).json().sku).toBe('SG-CASE');
+    // Not the case (issue 18 item 14): a product query is answered by the product, a case query by a case.
+    expect((await get('/v1/products/best-price?q=galaxy%20a55')).json().sku).toBe('MY-A55');
+    expect((await get('/v1/products/best-price?q=galaxy%20a55%20case')).json().sku).toBe('SG-CASE');
     expect((await get('/v1/products/best-price?q=galaxy%20a55&category=smartphones')).json().sku).toBe('MY-A55');
     const r = await get('/v1/products/best-price?q=nothingmatches');
     expect(r.statusCode).toBe(404);

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { TRENDING_WINDOW_DAYS } from '../../catalog/catalog-service.js';
 import { EXPORT_COLUMNS } from '../../catalog/export-service.js';
 import type { Container } from '../../container.js';
 import { clean, priceBounds } from '../params.js';
 import { Int, Num, OneOf, Query, Str } from '../schema-kit.js';
-import { flattenCategories, presentDeal, presentProduct } from './present.js';
+import { flattenCategories, presentDeal, presentTrend } from './present.js';
 import { CategoriesResponse, DealsResponse, TrendingResponse, responses } from './responses.js';
 import { Category, Limit, Offset, Price } from './schemas.js';
+import { TRENDING_RULE, TRENDING_WINDOW_DAYS } from '../../domain/trending.js';
 
 /** What `reference_price` and `discount_pct` of a deal are measured against. */
 const DEALS_BASIS = 'median price of the listing over the 90 days before its current price';
@@ -19,12 +19,18 @@ export function browseRoutes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/products/trending', {
       schema: {
-        summary: `Recently updated products (changed in the last ${TRENDING_WINDOW_DAYS} days), newest first`,
-        querystring: Query({ category: Type.Optional(Category), limit: Limit(100, 50) }), response: responses(TrendingResponse),
+        summary: `Products whose price fell in the last ${TRENDING_WINDOW_DAYS} days, biggest drop first`,
+        description: `A ranked short list (docs/ranking.md): ${TRENDING_RULE}. A drop is measured from the price before the `
+          + `listing's first price change in the window (the price at the window's start, or at creation) to its current price, `
+          + 'in its own currency. At most `limit` items (default 20, at most 100); `total` counts every listing that qualifies.',
+        querystring: Query({ category: Type.Optional(Category), limit: Limit(100, 20) }), response: responses(TrendingResponse),
       },
     }, async (req) => {
       const r = await c.catalog.trending(clean({ categoryLike: req.query.category }), req.query.limit);
-      return { items: r.items.map(presentProduct), total: r.total, limit: req.query.limit, category: req.query.category ?? null, window_days: TRENDING_WINDOW_DAYS };
+      return {
+        items: r.items.map(presentTrend), total: r.total, limit: req.query.limit, category: req.query.category ?? null,
+        window_days: TRENDING_WINDOW_DAYS, ranked_by: TRENDING_RULE,
+      };
     });
 
     app.get('/v1/products/export', {

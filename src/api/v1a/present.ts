@@ -1,4 +1,4 @@
-import type { CategoryNode, Deal } from '../../catalog/catalog-service.js';
+import type { CategoryNode, Deal, TrendingItem } from '../../catalog/catalog-service.js';
 import type { Comparison, Diff, DiffField, Highlights, MatchView } from '../../catalog/compare-service.js';
 import type { ListingView } from '../../catalog/listing-views.js';
 import type { SkuDetail } from '../../catalog/product-service.js';
@@ -103,6 +103,13 @@ export function presentDiff(d: Diff, notFound: number[], imageSimilarity: boolea
 
 export function presentDeal(d: Deal) {
   return { ...presentProduct(d.view), reference_price: d.referencePrice, discount_pct: d.discountPct };
+}
+
+export function presentTrend({ view, trend }: TrendingItem) {
+  return {
+    ...presentProduct(view), price_before: trend.before, price_drop_pct: trend.dropPct, price_changes: trend.changes,
+    last_price_change_at: trend.lastChangeAt,
+  };
 }
 
 export function presentObservation(o: PriceObservation) {

@@ -100,7 +100,15 @@ export const DiffResponse = Type.Object({
 });
 
 export const TrendingResponse = Type.Object({
-  items: Type.Array(ProductRecord), total: Type.Integer(), limit: Type.Integer(), category: NS, window_days: Type.Integer(),
+  items: Type.Array(Type.Object({
+    ...ProductRecord.properties,
+    price_before: Type.String({ description: 'the price before its first change in the window, in `currency`' }),
+    price_drop_pct: Type.Number({ description: 'how far the price fell from price_before, percent' }),
+    price_changes: Type.Integer({ description: 'price changes in the window' }),
+    last_price_change_at: Type.String({ description: 'when the latest of them was observed' }),
+  })),
+  total: Type.Integer({ description: 'listings that qualify; items holds the first `limit` of them' }), limit: Type.Integer(), category: NS,
+  window_days: Type.Integer(), ranked_by: S,
 });
 
 export const DealsResponse = Type.Object({

@@ -32,7 +32,9 @@ const ProductsSearchQuery = Query({
   country: Type.Optional(Str({ maxLength: 100, description: 'comma-separated ISO country codes, or sea' })),
   country_code: Type.Optional(Str({ maxLength: 100, description: 'alias of country' })),
   region: Type.Optional(Str({ maxLength: 100, description: 'comma-separated region codes such as sg, us, sea' })),
-  sort_by: OneOf(['relevance', 'price_asc', 'price_desc', 'newest'], { default: 'relevance', description: 'relevance without q means newest' }),
+  sort_by: OneOf(['relevance', 'price_asc', 'price_desc', 'newest'], {
+    default: 'relevance', description: 'relevance without q means newest; with q, products before their accessories (docs/ranking.md)',
+  }),
   limit: Limit(100, 20),
   offset: Offset,
   include_facets: Bool('compute facets (category, platform, brand, rating, price)', false),
@@ -44,12 +46,19 @@ const BestPriceQuery = Query({
   category: Type.Optional(Category),
 });
 
+/** How a text query ranks (catalog-service.ts `search`; docs/ranking.md). */
+const PRODUCTS_FIRST = 'Ranked by relevance (bm25: title, brand, category); unless q names an accessory (case, cover, charger, '
+  + 'screen protector...), every product ranks above every accessory (docs/ranking.md).';
+
 export function searchRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/v1/search', {
-      schema: { summary: 'Keyword search (prices in SGD)', querystring: SearchQuery, response: responses(SearchResponse) },
+      schema: {
+        summary: 'Keyword search (prices in SGD)', querystring: SearchQuery, response: responses(SearchResponse),
+        description: `Every word of q is required. ${PRODUCTS_FIRST}`,
+      },
     }, async (req) => {
       const q = req.query;
       const bounds = priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']);
@@ -64,7 +73,8 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
       constraints: { surface: 'A' },
       schema: {
         summary: 'Product search with facets and highlights (surface A variant)', querystring: ProductsSearchQuery, response: responses(ProductsSearchResponse),
-        description: 'A shared path: answered by surface A when an A-only parameter (sort_by, price_min, price_max, platform, in_stock, include_facets) is present or `Catalog-Surface: A` is sent.',
+        description: 'A shared path: answered by surface A when an A-only parameter (sort_by, price_min, price_max, platform, in_stock, include_facets) is present or `Catalog-Surface: A` is sent. '
+          + PRODUCTS_FIRST,
       },
     }, async (req) => {
       const q = req.query;
@@ -87,7 +97,11 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.get('/v1/products/best-price', {
-      schema: { summary: 'The cheapest product matching q', querystring: BestPriceQuery, response: responses(ProductRecord) },
+      schema: {
+        summary: 'The cheapest product matching q', querystring: BestPriceQuery, response: responses(ProductRecord),
+        description: 'Accessories (a case, cover, charger, screen protector...: by category or title, see docs/ranking.md) are left out '
+          + 'unless q names one ("galaxy s24 case") or nothing else matches q. 404 when nothing matches.',
+      },
     }, async (req) => {
       const v = await c.catalog.bestPrice(req.query.q, clean({ categoryLike: req.query.category }));
       if (!v) throw new DomainError('NOT_FOUND', `no product matches "${req.query.q}"`, { q: req.query.q });

@@ -60,6 +60,8 @@ export class Columns {
   ratingLevel = new Uint8Array(0);
   /** 1 + the index of the price facet range holding the listing's price (0: none). */
   priceBand = new Uint8Array(0);
+  /** 1 for an accessory (domain/accessory.ts). */
+  accessory = new Uint8Array(0);
 
   ensure(id: number): void {
     if (id < this.alive.length) return;
@@ -87,6 +89,7 @@ export class Columns {
     this.updated = grow(this.updated);
     this.ratingLevel = grow(this.ratingLevel);
     this.priceBand = grow(this.priceBand);
+    this.accessory = grow(this.accessory);
   }
 
   set(d: IndexDoc): void {
@@ -105,6 +108,7 @@ export class Columns {
     this.reviews[id] = d.reviewCount ?? -Infinity;
     this.updated[id] = d.updatedAt;
     this.ratingLevel[id] = d.rating === null ? 0 : RATING_FACET_FLOORS.filter((f) => d.rating! >= f).length;
+    this.accessory[id] = d.accessory ? 1 : 0;
     this.priceBand[id] = 1 + PRICE_FACET_RANGES.findIndex((b) => (b.minMinor === null || d.priceSgdMinor >= b.minMinor) && (b.maxMinor === null || d.priceSgdMinor < b.maxMinor));
   }
 }

@@ -123,5 +123,6 @@ export function docOf(l: Listing): IndexDoc {
     source: l.source, domain: d.domain, countryCode: l.countryCode, inStock: l.inStock,
     priceSgdMinor: d.priceSgdMinor, discountPct: d.discountPct, historyDiscountPct: d.historyDiscountPct,
     rating: l.rating === null ? null : Number(l.rating), reviewCount: l.reviewCount, updatedAt: Date.parse(l.updatedAt),
+    accessory: d.accessory,
   };
 }

@@ -102,11 +102,14 @@ export class SearchIndex {
     const keyset = q.afterId !== undefined;
     const want = keyset ? q.limit : q.offset + q.limit;
     if (lists?.length === 1 && !accept && !keyset && !q.facets && q.sort === 'relevance') {
-      return { ids: this.topOfTerm(lists[0], want).slice(q.offset), total: lists[0].n };
+      return { ids: this.topOfTerm(lists[0], want, !!q.productsFirst).slice(q.offset), total: lists[0].n };
     }
     const ranked = lists !== null && q.sort === 'relevance' && !keyset;
     const order = this.orderOf(q.sort, keyset, ranked);
     const top = new TopK(want, order.tieAscending);
+    // Products first: accessories rank in a heap of their own and follow every product.
+    const accessories = ranked && q.productsFirst ? new TopK(want, order.tieAscending) : null;
+    const accessory = this.cols.accessory;
     const after = keyset ? this.keysetTest(q.sort, q.afterId!) : null;
     const facets = q.facets ? new FacetCounter(this.cols) : null;
     let total = 0;
@@ -115,14 +118,14 @@ export class SearchIndex {
       total++;
       facets?.add(id);
       if (after && !after(id)) return;
-      top.push(ranked ? score : order.key!(id), id);
+      (accessories && accessory[id] ? accessories : top).push(ranked ? score : order.key!(id), id);
     };
     if (lists) this.intersect(lists, ranked, visit);
     else {
       const alive = this.cols.alive;
       for (let id = 1; id < alive.length; id++) if (alive[id]) visit(id, 0);
     }
-    const page = (keyset && after === null) ? [] : top.sorted();
+    const page = (keyset && after === null) ? [] : accessories ? [...top.sorted(), ...accessories.sorted()].slice(0, want) : top.sorted();
     return { ids: keyset ? page : page.slice(q.offset), total, facets: facets?.result() };
   }
 
@@ -170,8 +173,11 @@ export class SearchIndex {
     }
   }
 
-  /** The best `want` listings of one term, by bm25 then id descending, visiting nothing below the page. */
-  private topOfTerm(p: Postings, want: number): number[] {
+  /**
+   * The best `want` listings of one term, by bm25 then id descending, visiting nothing below the
+   * page; with `productsFirst`, every non-accessory before every accessory (two walks of the groups).
+   */
+  private topOfTerm(p: Postings, want: number, productsFirst: boolean): number[] {
     const idf = this.idf(p);
     const avgdl = this.totalTokens / this.live;
     const k1Plus1 = K1 + 1.0;
@@ -180,11 +186,19 @@ export class SearchIndex {
       .map((g) => ({ g, score: 0 + idf * ((g.f * k1Plus1) / (g.f + K1 * (1 - B + (B * g.length) / avgdl))) }))
       .sort((a, b) => b.score - a.score);
     const out: number[] = [];
-    for (let i = 0; i < groups.length && out.length < want;) {
-      let j = i + 1;
-      while (j < groups.length && groups[j].score === groups[i].score) j++;
-      mergeDescending(groups.slice(i, j).map((x) => x.g), want - out.length, out);
-      i = j;
+    const accessory = this.cols.accessory;
+    const walk = (keep: ((id: number) => boolean) | null) => {
+      for (let i = 0; i < groups.length && out.length < want;) {
+        let j = i + 1;
+        while (j < groups.length && groups[j].score === groups[i].score) j++;
+        mergeDescending(groups.slice(i, j).map((x) => x.g), want - out.length, out, keep);
+        i = j;
+      }
+    };
+    if (!productsFirst) walk(null);
+    else {
+      walk((id) => accessory[id] === 0);
+      walk((id) => accessory[id] === 1);
     }
     return out;
   }
@@ -248,7 +262,9 @@ export class SearchIndex {
     const maxP = f.maxPriceSgdMinor ?? Infinity;
     const minD = f.minDiscountPct;
     const minH = f.minHistoryDiscountPct;
-    if (!cat && !brand && !source && !dom && !country && stock === -1 && minP === -Infinity && maxP === Infinity && minD === undefined && minH === undefined) return null;
+    const noAccessories = !!f.excludeAccessories;
+    if (!cat && !brand && !source && !dom && !country && stock === -1 && minP === -Infinity && maxP === Infinity && minD === undefined && minH === undefined
+      && !noAccessories) return null;
     return (id) =>
       (cat === null || cat[c.categoryKey[id]] === 1)
       && (brand === null || brand[c.brand[id]] === 1)
@@ -258,22 +274,26 @@ export class SearchIndex {
       && (stock === -1 || c.inStock[id] === stock)
       && c.price[id] >= minP && c.price[id] <= maxP
       && (minD === undefined || (c.discount[id] >= minD && c.discount[id] > 0))
-      && (minH === undefined || (c.historyDiscount[id] >= minH && c.historyDiscount[id] > 0));
+      && (minH === undefined || (c.historyDiscount[id] >= minH && c.historyDiscount[id] > 0))
+      && (!noAccessories || c.accessory[id] === 0);
   }
 }
 
 const EMPTY = new Postings();
 
-/** Appends up to `want` ids of equally scored groups, highest id first. */
-function mergeDescending(groups: Group[], want: number, out: number[]): void {
+/** Appends up to `want` ids of equally scored groups (those `keep` accepts, when given), highest id first. */
+function mergeDescending(groups: Group[], want: number, out: number[], keep: ((id: number) => boolean) | null = null): void {
   const at = groups.map((g) => g.n - 1);
-  for (let taken = 0; taken < want; taken++) {
+  for (let taken = 0; taken < want;) {
     let best = -1;
     for (let k = 0; k < groups.length; k++) {
       if (at[k] >= 0 && (best < 0 || groups[k].ids[at[k]] > groups[best].ids[at[best]])) best = k;
     }
     if (best < 0) return;
-    out.push(groups[best].ids[at[best]--]);
+    const id = groups[best].ids[at[best]--];
+    if (keep && !keep(id)) continue;
+    out.push(id);
+    taken++;
   }
 }
 

@@ -3,9 +3,11 @@
 // The weights live in one table (documented in docs/matching.md) so every result can be explained
 // term by term. Accessory, bundle and variant findings cap the score below GROUP_THRESHOLD: they
 // say how two listings relate, but a shopper comparing prices must not see them as one product.
+// Variants are told apart by capacity, size and the variant words of model names (edge, plus,
+// pro, max, mini, lite, ultra); accessories (case, cover, charger, "for ...") by profile.accessory.
 
 import { pairSignals, type PairFeatures } from './features.js';
-import { fitsOverlap, setAgreement } from './signals.js';
+import { codeNamesWhatItFits, fitsOverlap, setAgreement, variantWordsDiffer } from './signals.js';
 import type { MatchClass, MatchProfile, MatchResult } from './types.js';
 
 export const WEIGHTS: Readonly<{ bias: number } & PairFeatures> = {
@@ -80,9 +82,12 @@ export function compareProfiles(a: MatchProfile, b: MatchProfile): MatchResult {
   let matchClass: MatchClass = score >= 0.5 ? 'exact' : 'different';
   // A shared GTIN or long model code outranks title wording ("battery" in one title only).
   const identified = gtin === 'equal' || code.sharedStrong;
+  const [acc, other] = a.accessory ? [a, b] : [b, a];
+  // ...except the model code of the product a case is for: "Case for Galaxy S24 SM-S921B" names
+  // the phone's code, which identifies the phone, not the case.
+  const accessoryIdentified = identified && (gtin === 'equal' || !codeNamesWhatItFits(acc, code.shared));
 
-  if (!identified && a.accessory !== b.accessory) {
-    const [acc, other] = a.accessory ? [a, b] : [b, a];
+  if (!accessoryIdentified && a.accessory !== b.accessory) {
     const related = fitsOverlap(acc, other) >= 0.5 || overlap.similarity >= 0.5;
     matchClass = related ? 'accessory' : 'different';
     if (related) reasons.push('accessory_of_other');
@@ -94,9 +99,12 @@ export function compareProfiles(a: MatchProfile, b: MatchProfile): MatchResult {
   } else {
     const capacityDiffers = a.capacityGb !== null && b.capacityGb !== null && a.capacityGb !== b.capacityGb;
     const sizeDiffers = a.sizeIn !== null && b.sizeIn !== null && a.sizeIn !== b.sizeIn;
+    // "Galaxy S7" is not "Galaxy S7 edge", nor "iPhone 15 Pro" an "iPhone 15 Pro Max".
+    const variantDiffers = variantWordsDiffer(a, b);
     if (capacityDiffers) reasons.push('capacity_differs');
     if (sizeDiffers) reasons.push('size_differs');
-    if ((capacityDiffers || sizeDiffers) && gtin !== 'equal') {
+    if (variantDiffers) reasons.push('variant_word_differs');
+    if (((capacityDiffers || sizeDiffers) && gtin !== 'equal') || (variantDiffers && !identified)) {
       matchClass = score >= 0.5 ? 'variant' : 'different';
       score = Math.min(score, CAP.variant);
     }

@@ -3,6 +3,7 @@
 
 import { codePrefixMatch, codeStem, isStrongCode } from './model-codes.js';
 import type { MatchEvidence, MatchProfile } from './types.js';
+import { FITTED_NOUNS, VARIANT_WORDS } from './vocabulary.js';
 
 export function gtinSignal(a: MatchProfile, b: MatchProfile): MatchEvidence['gtin'] {
   if (a.gtin === null || b.gtin === null) return 'absent';
@@ -136,4 +137,37 @@ export function fitsOverlap(accessory: MatchProfile, other: MatchProfile): numbe
   if (accessory.fitsTokens.length === 0) return 0;
   const hits = accessory.fitsTokens.filter((t) => other.tokens.includes(t)).length;
   return hits / accessory.fitsTokens.length;
+}
+
+/**
+ * The variant words a title names: "Galaxy S7 edge", "iPhone 15 Pro Max", "iPad mini 6". Read off
+ * the tokens when compared, so stored profiles need no rebuild.
+ */
+function namedVariants(p: MatchProfile): string[] {
+  const out: string[] = [];
+  for (const t of p.tokens) if (VARIANT_WORDS.has(t)) out.push(t);
+  return out;
+}
+
+/**
+ * Whether one title names a variant word the other does not admit: then they are different models
+ * of one line, whatever else they share. "professional" admits "pro" (the same edition spelled
+ * out) but names none itself: software titles use it as a selling word ("professional editing").
+ */
+export function variantWordsDiffer(a: MatchProfile, b: MatchProfile): boolean {
+  const va = namedVariants(a);
+  const vb = namedVariants(b);
+  if (va.length === 0 && vb.length === 0) return false;
+  const admits = (p: MatchProfile, named: string[], w: string) => named.includes(w) || (w === 'pro' && p.tokens.includes('professional'));
+  return va.some((w) => !admits(b, vb, w)) || vb.some((w) => !admits(a, va, w));
+}
+
+/**
+ * Whether the model code two listings share is, on the accessory's side, only the code of what it
+ * fits: a case-like noun in its title and the code among the words after "for".
+ */
+export function codeNamesWhatItFits(accessory: MatchProfile, shared: string | null): boolean {
+  if (shared === null || accessory.fitsTokens.length === 0) return false;
+  if (!accessory.tokens.some((t) => FITTED_NOUNS.has(t))) return false;
+  return accessory.fitsTokens.join('').includes(shared);
 }

@@ -59,6 +59,22 @@ export const ACCESSORY_WORDS: ReadonlySet<string> = new Set([
   'เคส', 'ฟิล์ม', 'ซอง', 'สายชาร์จ', 'หัวชาร์จ', 'ที่ชาร์จ', 'กระจก', 'ขาตั้ง',
 ]);
 
+/**
+ * Words that name one model of a line apart from another ("Galaxy S7" / "S7 edge", "iPhone 15 Pro" /
+ * "Pro Max", "iPad" / "iPad mini"): two titles that differ by one are different products.
+ */
+export const VARIANT_WORDS: ReadonlySet<string> = new Set(['edge', 'plus', 'pro', 'max', 'mini', 'lite', 'ultra']);
+
+/**
+ * Accessory nouns of things made for one product ("OtterBox case for Galaxy S24 SM-S921B"): such a
+ * listing names that product's model code without being that product.
+ */
+export const FITTED_NOUNS: ReadonlySet<string> = new Set([
+  'case', 'cover', 'protector', 'skin', 'sleeve', 'holster', 'folio', 'bumper', 'pouch', 'charger', 'cable', 'adapter',
+  // Vietnamese ốp (lưng), bao (da), sạc; Thai case and film
+  'op', 'bao', 'sac', 'เคส', 'ฟิล์ม',
+]);
+
 /** Words that say "this listing is more than one item". */
 export const BUNDLE_WORDS: ReadonlySet<string> = new Set(['bundle', 'combo', 'bộ', 'ชุด', 'แพ็ค', 'kèm']);
 

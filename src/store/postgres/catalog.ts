@@ -8,6 +8,8 @@ import {
 } from '../types.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../../domain/facets.js';
 import { orderOf, whereOf } from '../sql/filters.js';
+import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
+import type { PriceMove } from '../../domain/trending.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { PgIngestWriter } from './ingest.js';
@@ -118,7 +120,9 @@ export class PgCatalog implements CatalogStore {
     const base = match ? [match, ...w.params] : w.params;
     let keyset = '';
     const keyParams: unknown[] = [];
-    let order = match && q.sort === 'relevance' ? `ts_rank_cd(${RANK_WEIGHTS}, l.tsv, fq.q) DESC, l.id DESC` : orderOf(q.sort, false);
+    // Products first (accessories after them, each by rank) when the query names a product.
+    const first = match && q.sort === 'relevance' && q.productsFirst ? 'l.accessory, ' : '';
+    let order = match && q.sort === 'relevance' ? `${first}ts_rank_cd(${RANK_WEIGHTS}, l.tsv, fq.q) DESC, l.id DESC` : orderOf(q.sort, false);
     if (q.afterId !== undefined) {
       if (q.sort === 'price_asc' || q.sort === 'price_desc') {
         const op = q.sort === 'price_asc' ? '>' : '<';
@@ -194,6 +198,11 @@ export class PgCatalog implements CatalogStore {
       if (chunk.length < SCAN_CHUNK) return;
       from = chunk[chunk.length - 1].id + 1;
     }
+  }
+
+  async priceMoves(since: string, filter: ListingFilter): Promise<PriceMove[]> {
+    const { sql, params } = priceMovesQuery(since, filter);
+    return (await rows<PriceMoveRow>(this.pool, sql, params)).map(toPriceMove);
   }
 
   async searchDocs(afterId: number, limit: number): Promise<SearchDoc[]> {

@@ -20,7 +20,7 @@ export const WRITE_COLUMNS: ReadonlyArray<readonly [name: string, type: string]>
   ['affiliate_url', 'text'], ['image_url', 'text'], ['rating', 'text'], ['review_count', 'int4'], ['region', 'text'],
   ['country_code', 'text'], ['in_stock', 'int2'], ['stock_level', 'text'], ['shipping_days', 'int4'], ['specs', 'text'],
   ['metadata', 'text'], ['variants', 'text'], ['price_trend', 'text'], ['reference_price', 'text'], ['last_checked_at', 'text'],
-  ['data_updated_at', 'text'], ['updated_at', 'text'], ['tsv', 'text'],
+  ['data_updated_at', 'text'], ['updated_at', 'text'], ['accessory', 'int2'], ['tsv', 'text'],
 ];
 
 export function stateValues(s: ListingState): unknown[] {
@@ -30,7 +30,7 @@ export function stateValues(s: ListingState): unknown[] {
     s.price, s.currency, s.priceSgd, s.priceUsd, d.priceSgdMinor, s.originalPrice, d.discountPct, d.historyDiscountPct,
     s.url, d.domain, s.affiliateUrl, s.imageUrl, s.rating, s.reviewCount, s.region, s.countryCode,
     s.inStock == null ? null : s.inStock ? 1 : 0, s.stockLevel, s.shippingDays, jsonColumn(s.specs), jsonColumn(s.metadata), jsonColumn(s.variants),
-    s.priceTrend, s.referencePrice, s.lastCheckedAt, s.dataUpdatedAt, s.updatedAt,
+    s.priceTrend, s.referencePrice, s.lastCheckedAt, s.dataUpdatedAt, s.updatedAt, d.accessory ? 1 : 0,
     tsvectorLiteral(s.title, s.brand, s.categoryPath, s.category),
   ];
 }

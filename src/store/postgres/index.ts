@@ -92,6 +92,7 @@ export class PostgresStore implements Store {
       for (const m of PG_MIGRATIONS) {
         if (done.has(m.version)) continue;
         await client.query(m.sql);
+        await m.run?.(client);
         await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, new Date().toISOString()]);
       }
       await client.query('COMMIT');

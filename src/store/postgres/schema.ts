@@ -1,13 +1,17 @@
+import type pg from 'pg';
+import { flagAccessories, refoldStrokedD } from './rederive.js';
+
 /**
  * Versioned migrations of the PostgreSQL store, numbered like the SQLite ones so one version
  * means one schema whatever the store. Each runs once, in order, in a transaction holding an
  * advisory lock, so instances starting together never apply one twice. Append; never edit a
- * released one.
+ * released one. `run`, when a migration has one, runs after its SQL in the same transaction: what
+ * the code derives (search terms, category keys) is derived again by the code itself.
  *
  * Times stay ISO-8601 text and prices exact decimal text, as on SQLite: rows round-trip
  * unchanged and sort the same (the C collation compares them as SQLite does).
  */
-export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string }> = [
+export const PG_MIGRATIONS: Array<{ version: number; name: string; sql: string; run?: (db: pg.PoolClient) => Promise<void> }> = [
   {
     version: 1,
     name: 'catalog',
@@ -170,5 +174,17 @@ CREATE TRIGGER api_keys_changed AFTER INSERT OR UPDATE OR DELETE ON api_keys
     // loader's matching writes; PostgreSQL has no bulk loader and needs neither. Kept so one version
     // number means one schema on both stores.
     sql: 'SELECT 1',
+  },
+  {
+    version: 6,
+    name: 'search text with đ folded, accessory flag',
+    // The search terms and category slugs now fold "đ"/"Đ" to "d" (see SQLite migration 7): the
+    // listings whose text has one are derived again. `accessory` (domain/accessory.ts) orders search
+    // and filters best-price: every listing is flagged by the code (rederive.ts).
+    sql: 'ALTER TABLE listings ADD COLUMN accessory SMALLINT NOT NULL DEFAULT 0',
+    run: async (db) => {
+      await refoldStrokedD(db);
+      await flagAccessories(db);
+    },
   },
 ];

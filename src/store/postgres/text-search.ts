@@ -1,10 +1,10 @@
 /**
  * Full-text search terms computed in one place for documents and queries, so PostgreSQL agrees
  * with the SQLite FTS5 index (unicode61, diacritics removed): words are runs of letters and
- * digits, lower-cased, accents folded, no stemming. The tsvector and tsquery are passed as their
+ * digits, lower-cased, accents and the stroke of đ folded, no stemming. The tsvector and tsquery are passed as their
  * literal forms, which bypasses the server's parser and locale: "C" and "en_US" databases index alike.
  */
-import { searchCategory } from '../../domain/search-text.js';
+import { foldStrokedD, searchCategory } from '../../domain/search-text.js';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const MAX_QUERY_WORDS = 16;
@@ -12,7 +12,7 @@ const MAX_POSITION = 16383;
 
 export function searchWords(text: string | null | undefined): string[] {
   if (!text) return [];
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').normalize('NFKC').toLowerCase().match(WORD) ?? [];
+  return foldStrokedD(text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').normalize('NFKC')).toLowerCase().match(WORD) ?? [];
 }
 
 const lexeme = (w: string) => `'${w.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;

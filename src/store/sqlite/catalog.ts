@@ -7,6 +7,8 @@ import {
   type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { orderOf, whereOf } from '../sql/filters.js';
+import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
+import type { PriceMove } from '../../domain/trending.js';
 import { ftsQuery } from './fts-query.js';
 import { SqliteIngestWriter } from './ingest.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
@@ -123,7 +125,9 @@ export class SqliteCatalog implements CatalogStore {
     const base = match ? [match, ...w.params] : w.params;
     let keyset = '';
     const keyParams: unknown[] = [];
-    let order = match && q.sort === 'relevance' ? `${RANK}, l.id DESC` : orderOf(q.sort, false);
+    // Products first (accessories after them, each by rank) when the query names a product.
+    const productsFirst = !!(match && q.sort === 'relevance' && q.productsFirst);
+    let order = match && q.sort === 'relevance' ? `${productsFirst ? 'l.accessory, ' : ''}${RANK}, l.id DESC` : orderOf(q.sort, false);
     if (q.afterId !== undefined) {
       // Deep paging by id: keyset on (sort value, id) for price sorts, on id alone otherwise.
       if (q.sort === 'price_asc' || q.sort === 'price_desc') {
@@ -143,7 +147,7 @@ export class SqliteCatalog implements CatalogStore {
         ? (this.db.prepare('SELECT count(*) FROM listings_fts WHERE listings_fts MATCH ?').pluck().get(match) as number)
         : (this.db.prepare(`SELECT count(*) FROM ${from}${w.sql}`).pluck().get(...base) as number);
     // Sort ids only, then read the page's rows: sorting whole rows of every match makes common words slow.
-    const ids = bare && !keyset && q.sort === 'relevance'
+    const ids = bare && !keyset && q.sort === 'relevance' && !productsFirst
       ? (this.db.prepare(`SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY ${RANK}, rowid DESC LIMIT ? OFFSET ?`).pluck()
         .all(match, q.limit, q.offset) as number[])
       : (this.db.prepare(`SELECT l.id FROM ${from}${w.sql}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`).pluck()
@@ -204,6 +208,11 @@ export class SqliteCatalog implements CatalogStore {
       from = rows[rows.length - 1].id + 1;
       await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  async priceMoves(since: string, filter: ListingFilter): Promise<PriceMove[]> {
+    const { sql, params } = priceMovesQuery(since, filter);
+    return (this.db.prepare(sql).all(...params) as PriceMoveRow[]).map(toPriceMove);
   }
 
   async searchDocs(afterId: number, limit: number): Promise<SearchDoc[]> {

@@ -4,6 +4,8 @@ import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js';
 import { decodeChange } from '../../domain/event-codec.js';
 import type { CatalogEvent, EventKind } from '../../domain/events.js';
+import { isAccessoryListing } from '../../domain/accessory.js';
+import { categoryKey, fromJsonColumn } from '../../domain/listing-columns.js';
 import { indexForm } from '../../domain/search-text.js';
 import type { ApiKeyRecord, BulkLoadCapability, RecoveryCapability, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
@@ -30,9 +32,21 @@ export function openSqlite(path: string): Database {
   return db;
 }
 
-export function migrateSqlite(db: Database): void {
-  // Migration 6 indexes search text again in the form the code indexes it in.
+/**
+ * The functions migrations call: 6 and 7 index search text again in the form the code indexes it
+ * in, 7 derives category keys again and flags accessories.
+ */
+export function registerMigrationFunctions(db: Database): void {
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  db.function('is_accessory', { deterministic: true }, (title: unknown, path: unknown, category: unknown) =>
+    (isAccessoryListing({ title: text(title) ?? '', categoryPath: fromJsonColumn<string[]>(text(path)), category: text(category) }) ? 1 : 0));
   db.function('index_form', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? indexForm(v) : v));
+  db.function('category_key_of', { deterministic: true }, (path: unknown, category: unknown) =>
+    categoryKey(fromJsonColumn<string[]>(text(path)), text(category)));
+}
+
+export function migrateSqlite(db: Database): void {
+  registerMigrationFunctions(db);
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
   const done = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
   for (const m of SQLITE_MIGRATIONS) {

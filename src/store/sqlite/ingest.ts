@@ -27,7 +27,7 @@ const PENDING = LISTING_COLUMN_COUNT;
 const COLUMNS = ['source', 'sku', 'merchant_id', 'title', 'description', 'brand', 'category', 'category_path', 'category_key', 'gtin', 'mpn',
   'price', 'currency', 'price_sgd', 'price_usd', 'price_sgd_minor', 'original_price', 'discount_pct', 'history_discount_pct', 'url', 'domain',
   'affiliate_url', 'image_url', 'rating', 'review_count', 'region', 'country_code', 'in_stock', 'stock_level', 'shipping_days', 'specs',
-  'metadata', 'variants', 'price_trend', 'reference_price', 'last_checked_at', 'data_updated_at', 'updated_at'] as const;
+  'metadata', 'variants', 'price_trend', 'reference_price', 'last_checked_at', 'data_updated_at', 'updated_at', 'accessory'] as const;
 
 /** The state's column values; `stored` (worked out from the record the state was built from) saves the writer that work. */
 function stateValues(s: ListingState, stored: StoredColumns = storedColumns(s)): unknown[] {
@@ -37,7 +37,7 @@ function stateValues(s: ListingState, stored: StoredColumns = storedColumns(s)):
     historyDiscountPct(s), s.url, stored.domain,
     s.affiliateUrl, s.imageUrl, s.rating, s.reviewCount, s.region, s.countryCode, s.inStock == null ? null : s.inStock ? 1 : 0,
     s.stockLevel, s.shippingDays, stored.specs, stored.metadata, stored.variants, s.priceTrend, s.referencePrice,
-    s.lastCheckedAt, s.dataUpdatedAt, s.updatedAt,
+    s.lastCheckedAt, s.dataUpdatedAt, s.updatedAt, stored.accessory ? 1 : 0,
   ];
 }
 

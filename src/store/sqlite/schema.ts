@@ -237,4 +237,28 @@ INSERT INTO listings_fts (rowid, title, brand, category)
 DROP TABLE refolded;
 `,
   },
+  {
+    version: 7,
+    name: 'search text with đ folded, accessory flag',
+    // indexForm and slugify now fold "đ"/"Đ" to "d" (no Unicode decomposition strips the stroke, nor
+    // does FTS5's remove_diacritics). Listings whose title, brand or category has one are indexed
+    // again and their category key (slugs) derived again; the other listings' text is unchanged by
+    // the fold. `accessory` (domain/accessory.ts) orders search and filters best-price; every
+    // listing gets it. index_form, category_key_of and is_accessory are migrateSqlite's.
+    sql: `
+ALTER TABLE listings ADD COLUMN accessory INTEGER NOT NULL DEFAULT 0;
+UPDATE listings SET accessory = 1 WHERE is_accessory(title, category_path, category);
+CREATE TEMP TABLE refolded AS SELECT id FROM listings
+  WHERE instr(title, 'đ') OR instr(title, 'Đ') OR instr(coalesce(brand, ''), 'đ') OR instr(coalesce(brand, ''), 'Đ')
+    OR instr(coalesce(category, ''), 'đ') OR instr(coalesce(category, ''), 'Đ')
+    OR instr(coalesce(category_path, ''), 'đ') OR instr(coalesce(category_path, ''), 'Đ');
+UPDATE listings SET category_key = category_key_of(category_path, category) WHERE id IN (SELECT id FROM refolded);
+DELETE FROM listings_fts WHERE rowid IN (SELECT id FROM refolded);
+INSERT INTO listings_fts (rowid, title, brand, category)
+  SELECT id, index_form(title), index_form(brand),
+    index_form(coalesce((SELECT group_concat(value, ' ' ORDER BY key) FROM json_each(category_path)), category, ''))
+  FROM listings WHERE id IN (SELECT id FROM refolded);
+DROP TABLE refolded;
+`,
+  },
 ];
