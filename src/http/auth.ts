@@ -41,13 +41,25 @@ const refusedMessage = (w: WindowState) =>
 
 /** Counts a failed check against the address and logs it (never the credential). */
 export async function authFailed(req: FastifyRequest, guard: AuthGuard, kind: CredentialKind): Promise<void> {
-  const failures = await guard.failed(req.ip);
+  let failures: number | null = null;
+  try {
+    failures = await guard.failed(req.ip);
+  } catch (err) {
+    // Like the tier limits: a limiter fault (Redis down) must not turn a 401 into a 5xx.
+    req.log.warn({ err: { message: (err as Error).message } }, 'rate limiter unavailable; failed authentication not counted');
+  }
   req.log.warn({ ip: req.ip, credential: kind, failures }, 'authentication failed');
 }
 
 /** Answers 429 when the address has failed too often; true when it did. */
 export async function refuseGuessing(req: FastifyRequest, reply: FastifyReply, guard: AuthGuard): Promise<boolean> {
-  const refused = await guard.refused(req.ip);
+  let refused: WindowState | null;
+  try {
+    refused = await guard.refused(req.ip);
+  } catch (err) {
+    req.log.warn({ err: { message: (err as Error).message } }, 'rate limiter unavailable; authentication admitted unlimited');
+    return false;
+  }
   if (!refused) return false;
   await sendRateLimited(reply, refused, refusedMessage(refused));
   return true;

@@ -241,3 +241,17 @@ describe('what a new user meets at start (item 20)', () => {
     await h.close();
   });
 });
+
+describe('the failure counter never turns a 401 into a 5xx', () => {
+  it('with the limiter down, a wrong key is still a 401 and a right one a 200', async () => {
+    const down = { hit: () => Promise.reject(new Error('connect ECONNREFUSED')), peek: () => Promise.reject(new Error('connect ECONNREFUSED')) };
+    const c = await createContainer(loadConfig({ DATABASE_URL: 'sqlite::memory:', CATALOG_DEMO: 'off' }), { limiter: down });
+    const app = await buildApp(c);
+    await app.ready();
+    expect((await app.inject({ url: '/v1/categories', headers: { authorization: 'Bearer ck_wrongwrongwrongwrong1' } })).statusCode).toBe(401);
+    const { apiKey } = await c.keys.create({ tier: 'pro', name: 'ok', verified: true });
+    expect((await app.inject({ url: '/v1/categories', headers: { authorization: `Bearer ${apiKey}` } })).statusCode).toBe(200);
+    await app.close();
+    await c.close();
+  });
+});
