@@ -2,6 +2,7 @@ import type { Container } from '../../container.js';
 import { v1Errors } from '../envelopes.js';
 import type { SurfaceUnit } from '../surface-unit.js';
 import { clickRoutes } from './click-routes.js';
+import { ingestRoutes } from './ingest-routes.js';
 import { routes } from './routes.js';
 
 /** Surface B: v1 with UUID ids and nested, numeric prices (spec 2.3, 4.3). */
@@ -12,5 +13,6 @@ export const v1b: SurfaceUnit = {
   routes: (c: Container) => async (app) => {
     await app.register(routes(c));
     await app.register(clickRoutes(c));
+    await app.register(ingestRoutes(c));
   },
 };
