@@ -17,6 +17,8 @@ export interface Config {
   readonly searchIndex: boolean;
   readonly tierOverrides: Readonly<Record<string, Partial<TierLimits>>>;
   readonly adminSecret: string | null;
+  /** CLICK_SECRET: signs click links (at least 32 characters); unset, a random one is kept in the store. */
+  readonly clickSecret: string | null;
   readonly smtpUrl: string | null;
   /** PUBLIC_URL as configured (no trailing slash): the only origin of links and the OAuth issuer. */
   readonly publicUrl: string | null;
@@ -85,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchIndex: (env.SEARCH_INDEX ?? 'memory').toLowerCase() !== 'off',
     tierOverrides: Object.freeze(readTiers(env.TIERS_FILE)),
     adminSecret: env.ADMIN_SECRET || null,
+    clickSecret: clickSecretOf(env.CLICK_SECRET),
     smtpUrl: env.SMTP_URL || null,
     publicUrl: publicUrlOf(env.PUBLIC_URL),
     registrationPerIpPerHour: positiveInt(env, 'REGISTRATION_PER_IP_PER_HOUR', 10),
@@ -106,6 +109,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     environment: env.NODE_ENV ?? 'development',
     version: '0.1.0',
   });
+}
+
+function clickSecretOf(raw: string | undefined): string | null {
+  if (!raw) return null;
+  // Anyone who knows it can make links that record clicks: it must not be guessable.
+  if (raw.length < 32) throw new Error(`CLICK_SECRET must be at least 32 characters (e.g. openssl rand -base64 32), got ${raw.length}`);
+  return raw;
 }
 
 function publicUrlOf(raw: string | undefined): string | null {

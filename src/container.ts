@@ -12,7 +12,9 @@ import { tierLimits } from './accounts/tiers.js';
 import type { RateLimiter } from './limits/limiter.js';
 import { MemoryRateLimiter } from './limits/memory.js';
 import { RedisRateLimiter, requestPathRedis } from './limits/redis.js';
+import { ActivityService } from './catalog/activity-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
+import { ClickService } from './catalog/click-service.js';
 import { CompareService } from './catalog/compare-service.js';
 import { FxService } from './catalog/fx-service.js';
 import { ExportService } from './catalog/export-service.js';
@@ -53,6 +55,10 @@ export interface Container {
   history: HistoryService;
   exports: ExportService;
   ingest: IngestService;
+  /** Searches and followed links, recorded for demand signals (written in batches). */
+  activity: ActivityService;
+  /** Tracked outbound links: signs click tokens, follows them. */
+  clicks: ClickService;
   /** The in-memory search index; null with SEARCH_INDEX=off. Built by `serve`, not by one-shot CLI commands. */
   searchIndex: IndexedSearch | null;
   cache: ResponseCache;
@@ -134,6 +140,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     void tail.poke();
     void bus.publish({ type: 'events' });
   });
+  const activity = new ActivityService(store.activity);
   let origin = config.publicUrl ?? listenOrigin(config.host, config.port);
   return {
     config, clock, store, fx, keys, auth, catalog, views,
@@ -151,9 +158,12 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     compare: new CompareService(catalog, views),
     history: new HistoryService(store.catalog, now),
     ingest: new IngestService(writes, () => fx.rates()),
+    activity,
+    clicks: new ClickService(store.catalog, store.activity, activity, now, config.clickSecret),
     searchIndex, cache, tail, bus,
     async close() {
       tail.stop();
+      await activity.close();
       await bus.close();
       await redisLimiter?.close();
       await store.close();

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RateTable } from '../domain/fx.js';
 import type { CatalogStore } from '../store/types.js';
-import { parseLines } from './ingest-lines.js';
+import { overLimit, parseLines, MAX_LINE_BYTES } from './ingest-lines.js';
 import { parallelAvailable, parseInWorker, type IngestInput } from './ingest-parallel.js';
 import type { Rejection } from './normalize.js';
 import type { ParsedBatch } from './ingest-lines.js';
@@ -42,6 +42,21 @@ export interface IngestOptions {
   yieldBetweenBatches?: boolean;
 }
 
+/** A rejected record of a JSON list, by its position in the list (from 0). */
+export interface RecordRejection { index: number; field: string; reason: string }
+
+export interface RecordsSummary {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  rejections: RecordRejection[];
+  events: number;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasSource = (r: Record<string, unknown>) => r.source != null && !(typeof r.source === 'string' && !r.source.trim());
+
 /**
  * Streams NDJSON into the catalog: one line at a time, never the whole input in memory, batched
  * transactions, a bad line reported by number while every good line is stored.
@@ -66,6 +81,34 @@ export class IngestService {
       if (opts.yieldBetweenBatches) await nextTurn();
     }
     return summary;
+  }
+
+  /**
+   * A list of records already parsed (a JSON body): each becomes one NDJSON line of the same
+   * stream, so the rules, batches and events are those of every other ingest. A record without a
+   * source of its own takes `source`. Rejections are reported by position in the list.
+   */
+  async ingestRecords(records: readonly unknown[], opts: IngestOptions & { source?: string } = {}): Promise<RecordsSummary> {
+    const early: RecordRejection[] = [];
+    // A position that cannot be a record stays a blank line: the line numbers keep the positions.
+    const lines = records.map((r, index) => {
+      if (!isObject(r)) {
+        early.push({ index, field: '(record)', reason: 'each product must be a JSON object' });
+        return '';
+      }
+      const line = JSON.stringify(opts.source !== undefined && !hasSource(r) ? { ...r, source: opts.source } : r);
+      // The stream would end at an overlong line; here only that record is refused.
+      if (overLimit(line)) {
+        early.push({ index, field: '(record)', reason: `larger than ${MAX_LINE_BYTES} bytes as JSON` });
+        return '';
+      }
+      return line;
+    });
+    const s = await this.ingestStream(Readable.from([lines.join('\n')]), { ...opts, maxRejections: Math.max(opts.maxRejections ?? 0, records.length) });
+    const rejections = early.concat(s.rejections.map((r) => ({ index: r.line - 1, field: r.field, reason: r.reason }))).sort((a, b) => a.index - b.index);
+    return {
+      inserted: s.inserted, updated: s.updated, unchanged: s.unchanged, rejected: rejections.length, rejections, events: s.events,
+    };
   }
 
   /** Stores one batch into the summary; true when at least half its records were new or changed. */

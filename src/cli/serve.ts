@@ -33,6 +33,8 @@ export async function serve(config: Config): Promise<void> {
   assertServable(config);
   const c = await createContainer(config, { deferRecovery: true });
   const app = await buildApp(c, { logger: loggerOptions(config.logLevel) });
+  c.activity.onWriteError((err, dropped) =>
+    app.log.warn({ err: { message: err.message }, dropped }, dropped ? 'searches and clicks dropped: the store refuses writes' : 'recording searches and clicks failed; kept for a retry'));
   const recovering = c.store.recovery?.needed() ?? false;
   if (recovering) c.readiness.starting('finishing an interrupted bulk load (indexes, then matching)');
   const demo = config.demo && !recovering && (await c.store.catalog.count()) === 0;

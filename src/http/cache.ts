@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { withoutCredentials } from './credentials.js';
 
-interface Entry { body: Buffer; type: string; expires: number; generation: number }
+interface Entry { body: Buffer; type: string; expires: number; generation: number; note: unknown }
 
 /**
  * Server-side response cache of spec 8.3, keyed on method, surface and the full query (so an unused
- * extra parameter bypasses it) — never on the key. Any catalog change bumps the generation, so a
+ * extra parameter bypasses it) — not on the key, unless the route's answer is the key's own
+ * (`cachePerKey`: surface B's search signs its click links for the key that asked; the key's id,
+ * never the key, is then part of the cache key). Any catalog change bumps the generation, so a
  * cached answer never outlives the data it was computed from. Bodies are kept as bytes, outside
  * the JavaScript heap: a hit is written as it is, not copied through the heap, which spares the
  * garbage collector. Converting at store time, not at the first hit, lets the string die young
@@ -32,14 +34,21 @@ export class ResponseCache {
     return e;
   }
 
-  set(key: string, body: Buffer, type: string, seconds: number): void {
+  set(key: string, body: Buffer, type: string, seconds: number, note: unknown = null): void {
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { body, type, expires: this.now() + seconds * 1000, generation: this.generation });
+    this.entries.set(key, { body, type, expires: this.now() + seconds * 1000, generation: this.generation, note });
   }
 }
 
 declare module 'fastify' {
-  interface FastifyRequest { cacheKey: string | null }
+  interface FastifyRequest {
+    cacheKey: string | null;
+    /**
+     * What a handler tells its route's later hooks about the answer (surface B search: the total it
+     * records). Kept with a cached answer and given back on a hit, where no handler runs.
+     */
+    cacheNote: unknown;
+  }
 }
 
 const TIMING_TAIL = /"response_time_ms":\d+,"cached":false}$/;
@@ -53,6 +62,7 @@ function markCached(body: Buffer, elapsedMs: number): string | Buffer {
 
 export function installCache(app: FastifyInstance, cache: ResponseCache): void {
   app.decorateRequest('cacheKey', null);
+  app.decorateRequest('cacheNote', null);
   // Runs after auth (registered later), so an unauthenticated request never reads the cache.
   // Callback-style hooks, here and in the other per-request hooks: no promise per hook per request.
   app.addHook('preHandler', (req, reply, done) => {
@@ -61,9 +71,11 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
     if (!seconds) return done();
     reply.header('Cache-Control', `private, max-age=${seconds}`);
     const body = req.method === 'POST' ? JSON.stringify(req.body ?? null) : '';
-    req.cacheKey = `${req.method} ${config.surface} ${withoutCredentials(req.url)} ${body}`;
+    const owner = config.cachePerKey ? ` k${req.principal?.keyId ?? '-'}` : '';
+    req.cacheKey = `${req.method} ${config.surface}${owner} ${withoutCredentials(req.url)} ${body}`;
     const hit = cache.get(req.cacheKey);
     if (hit) {
+      req.cacheNote = hit.note;
       reply.header('X-Cache', 'HIT').type(hit.type);
       reply.send(config.surface === 'v1b' ? markCached(hit.body, reply.elapsedTime) : hit.body);
       return;
@@ -73,7 +85,7 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
   });
   app.addHook('onSend', (req, reply, payload, done) => {
     if (req.cacheKey && reply.statusCode === 200 && typeof payload === 'string' && reply.getHeader('X-Cache') === 'MISS') {
-      cache.set(req.cacheKey, Buffer.from(payload), String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!);
+      cache.set(req.cacheKey, Buffer.from(payload), String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!, req.cacheNote);
     }
     done(null, payload);
   });

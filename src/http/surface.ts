@@ -8,5 +8,7 @@ declare module 'fastify' {
     auth?: boolean;
     /** Server-side cache lifetime in seconds (spec 8.3), keyed on the full query. */
     cacheSeconds?: number;
+    /** The cached answer is the key's own (it carries per-key links): cached per key id, never shared. */
+    cachePerKey?: boolean;
   }
 }

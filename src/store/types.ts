@@ -229,6 +229,7 @@ export interface Store {
   readonly keys: KeyStore;
   readonly accounts: AccountStore;
   readonly oauth: OAuthStore;
+  readonly activity: ActivityStore;
   /** Applies pending schema migrations; safe to call on every start. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -294,6 +295,44 @@ export interface OAuthStore {
   revokeToken(hash: string, now: string): Promise<void>;
   /** Deletes tokens that expired before `now`; returns how many. */
   purgeExpiredTokens(now: string): Promise<number>;
+}
+
+/** A surface B search as it was asked (spec 4.3 `shopping_job_id`): demand signals read these. */
+export interface SearchRecord {
+  keyId: number;
+  /** The caller's shopping job, when a valid one was sent. */
+  jobId: string | null;
+  /** The keywords (`q`) as given. */
+  query: string;
+  /** How many listings matched (null when unknown). */
+  total: number | null;
+  at: string;
+}
+
+/** A followed tracked link (`click_url`): which listing, shown to which key, for which job. */
+export interface ClickRecord {
+  listingId: number;
+  keyId: number;
+  jobId: string | null;
+  at: string;
+}
+
+/** What shoppers did with the answers: searches asked and links followed. Append-only, read by time window. */
+export interface ActivityStore {
+  /** Appends in one transaction. */
+  recordSearches(rows: SearchRecord[]): Promise<void>;
+  recordClicks(rows: ClickRecord[]): Promise<void>;
+  /** Searches at or after `since`, newest first; only a job's when `jobId` is given. */
+  searches(since: string, opts: { jobId?: string; limit: number }): Promise<SearchRecord[]>;
+  /** Clicks on one listing at or after `since`, newest first. */
+  clicksFor(listingId: number, since: string, limit: number): Promise<ClickRecord[]>;
+  /** Clicks per listing at or after `since`; a listing without any is absent. */
+  clickCounts(listingIds: number[], since: string): Promise<Map<number, number>>;
+  /**
+   * The secret that signs click links: the stored one, or `candidate` stored when there is none
+   * (the first instance to ask wins; every instance on the store then signs alike).
+   */
+  clickSecret(candidate: string): Promise<string>;
 }
 
 export type { Currency };

@@ -9,6 +9,7 @@ import { invalidInput } from '../../http/request-error.js';
 import { WireError } from '../../http/wire-error.js';
 import type { ListingFilter, SortKey } from '../../store/types.js';
 import { clean, priceBounds } from '../params.js';
+import { clickUrl } from './click-routes.js';
 import {
   FIELD_NAMES, presentCategory, presentCategoryRecord, presentCompact, presentCompareRecord, presentDaily, presentFields,
   presentGranular, presentRecord, presentSimilarRecord, type FieldName,
@@ -51,10 +52,22 @@ export function routes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/products/search', {
       constraints: { surface: 'B' },
-      config: { cacheSeconds: 60 },
+      // Each result's click_url is signed for the key that asked: cached per key, never shared.
+      config: { cacheSeconds: 60, cachePerKey: true },
       schema: {
         summary: 'Product search (surface B)', querystring: SearchQuery, response: responses(SearchResponse),
-        description: `${SHARED} Without \`region\`, the market is \`country_code\` (default SG); \`region=SEA\` is every Southeast Asian market. Prices are shown, and min/max_price read, in \`currency\` (default: the market's currency, SGD for SEA).`,
+        description: `${SHARED} Without \`region\`, the market is \`country_code\` (default SG); \`region=SEA\` is every Southeast Asian market. Prices are shown, and min/max_price read, in \`currency\` (default: the market's currency, SGD for SEA). `
+          + 'Every result carries a `click_url` (docs/api.md, tracked links); the search is recorded with its `shopping_job_id`, a cached answer too.',
+      },
+      // After the answer is sent, whether computed or from the cache (where no handler runs).
+      onResponse: (req, reply, done) => {
+        if (reply.statusCode === 200 && req.principal) {
+          c.activity.recordSearch({
+            keyId: req.principal.keyId, jobId: c.clicks.jobIdOf(req.query.shopping_job_id), query: req.query.q,
+            total: (req.cacheNote as { total?: number } | null)?.total ?? null, at: c.clock.now().toISOString(),
+          });
+        }
+        done();
       },
     }, async (req, reply) => {
       const q = req.query;
@@ -72,7 +85,13 @@ export function routes(c: Container): FastifyPluginAsync {
         filter: clean({ categoryLike: q.category, brandLike: q.brand, domain: q.domain, countries, ...availability, ...bounds }),
       }, { currency });
       const present = fields ? (v: (typeof r.items)[number]) => presentFields(v, fields) : q.compact ? presentCompact : presentRecord;
-      return { results: r.items.map(present), total: r.total, page: { limit: q.limit, offset }, ...timing(reply) };
+      const jobId = c.clicks.jobIdOf(q.shopping_job_id);
+      const sign = await c.clicks.signer(req.principal!.keyId, jobId);
+      req.cacheNote = { total: r.total };
+      return {
+        results: r.items.map((v) => ({ ...present(v), click_url: clickUrl(c.origin(), sign(v.listing.id), jobId) })),
+        total: r.total, page: { limit: q.limit, offset }, ...timing(reply),
+      };
     });
 
     app.get('/v1/products/:ref', {

@@ -187,4 +187,34 @@ CREATE TRIGGER api_keys_changed AFTER INSERT OR UPDATE OR DELETE ON api_keys
       await flagAccessories(db);
     },
   },
+  {
+    version: 7,
+    name: 'searches and clicks',
+    // As SQLite's version 8: searches and followed click links, indexed by what demand signals read
+    // them by (listing, query, job), then time; and the stored click secret.
+    sql: `
+CREATE TABLE searches (
+  id BIGSERIAL PRIMARY KEY,
+  key_id BIGINT NOT NULL,
+  job_id TEXT COLLATE "C",
+  query TEXT COLLATE "C" NOT NULL,
+  total INTEGER,
+  created_at TEXT COLLATE "C" NOT NULL
+);
+CREATE INDEX searches_time ON searches (created_at);
+CREATE INDEX searches_query ON searches (query, created_at);
+CREATE INDEX searches_job ON searches (job_id, created_at) WHERE job_id IS NOT NULL;
+CREATE TABLE clicks (
+  id BIGSERIAL PRIMARY KEY,
+  listing_id BIGINT NOT NULL,
+  key_id BIGINT NOT NULL,
+  job_id TEXT COLLATE "C",
+  created_at TEXT COLLATE "C" NOT NULL
+);
+CREATE INDEX clicks_listing ON clicks (listing_id, created_at);
+CREATE INDEX clicks_time ON clicks (created_at);
+CREATE INDEX clicks_job ON clicks (job_id, created_at) WHERE job_id IS NOT NULL;
+CREATE TABLE service_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL, created_at TEXT NOT NULL);
+`,
+  },
 ];

@@ -9,6 +9,7 @@ import { categoryKey, fromJsonColumn } from '../../domain/listing-columns.js';
 import { indexForm } from '../../domain/search-text.js';
 import type { ApiKeyRecord, BulkLoadCapability, RecoveryCapability, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
+import { SqliteActivity } from './activity.js';
 import { SqliteCatalog } from './catalog.js';
 import { tuneForBulkImport } from './ingest.js';
 import { sqliteRecovery } from './recovery.js';
@@ -141,6 +142,7 @@ export class SqliteStore implements Store {
   readonly keys: SqliteKeys;
   readonly accounts: SqliteAccounts;
   readonly oauth: SqliteOAuth;
+  readonly activity: SqliteActivity;
   readonly bulkLoad: BulkLoadCapability;
   readonly recovery: RecoveryCapability;
 
@@ -153,6 +155,7 @@ export class SqliteStore implements Store {
     this.keys = new SqliteKeys(db);
     this.accounts = new SqliteAccounts(db);
     this.oauth = new SqliteOAuth(db);
+    this.activity = new SqliteActivity(db);
     const catalog = this.catalog;
     this.bulkLoad = {
       tuneForImport: () => tuneForBulkImport(db),

@@ -261,4 +261,35 @@ INSERT INTO listings_fts (rowid, title, brand, category)
 DROP TABLE refolded;
 `,
   },
+  {
+    version: 8,
+    name: 'searches and clicks',
+    // Surface B's searches and followed click links, for demand signals: read per listing or per
+    // query over a time window, so each is indexed by what it is read by, then time. The secret
+    // that signs click links lives here when CLICK_SECRET is not set.
+    sql: `
+CREATE TABLE searches (
+  id INTEGER PRIMARY KEY,
+  key_id INTEGER NOT NULL,
+  job_id TEXT,
+  query TEXT NOT NULL,
+  total INTEGER,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX searches_time ON searches (created_at);
+CREATE INDEX searches_query ON searches (query, created_at);
+CREATE INDEX searches_job ON searches (job_id, created_at) WHERE job_id IS NOT NULL;
+CREATE TABLE clicks (
+  id INTEGER PRIMARY KEY,
+  listing_id INTEGER NOT NULL,
+  key_id INTEGER NOT NULL,
+  job_id TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX clicks_listing ON clicks (listing_id, created_at);
+CREATE INDEX clicks_time ON clicks (created_at);
+CREATE INDEX clicks_job ON clicks (job_id, created_at) WHERE job_id IS NOT NULL;
+CREATE TABLE service_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL, created_at TEXT NOT NULL) WITHOUT ROWID;
+`,
+  },
 ];
