@@ -171,4 +171,14 @@ CREATE TRIGGER api_keys_changed AFTER INSERT OR UPDATE OR DELETE ON api_keys
     // number means one schema on both stores.
     sql: 'SELECT 1',
   },
+  {
+    version: 8,
+    name: 'lookup by gtin and url',
+    // Bulk lookup (POST /v1/products/bulk-lookup) finds listings by GTIN and by product URL: both
+    // indexed, or each reference would scan the table. Versions 6 and 7 are other branches'.
+    sql: `
+CREATE INDEX listings_gtin ON listings (gtin) WHERE gtin IS NOT NULL;
+CREATE INDEX listings_url ON listings (url);
+`,
+  },
 ];

@@ -237,4 +237,15 @@ INSERT INTO listings_fts (rowid, title, brand, category)
 DROP TABLE refolded;
 `,
   },
+  {
+    version: 9,
+    name: 'lookup by gtin and url',
+    // Bulk lookup (POST /v1/products/bulk-lookup) finds listings by GTIN and by product URL: both
+    // indexed, or each reference would scan the table. Versions 7 and 8 are other branches'.
+    // A bulk load builds both at its end (bulk-load.ts READ_INDEXES), with this same text.
+    sql: `
+CREATE INDEX listings_gtin ON listings (gtin) WHERE gtin IS NOT NULL;
+CREATE INDEX listings_url ON listings (url);
+`,
+  },
 ];
