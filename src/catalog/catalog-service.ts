@@ -5,8 +5,8 @@ import type { Listing } from '../domain/listing.js';
 import { discountPct } from '../domain/money.js';
 import { slugify } from '../domain/slug.js';
 import { titleSimilarity, titleWords } from '../domain/similarity.js';
-import type { CatalogStore, Facets, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
-import type { ListingView, ListingViews } from './listing-views.js';
+import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
+import type { ListingView, ListingViews, Money } from './listing-views.js';
 import { ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
 
@@ -18,6 +18,20 @@ export interface SearchPage {
   facets?: Facets;
   /** Matched title with <em> markup, by listing id, when highlights were asked for a text query. */
   highlights?: Record<number, string>;
+}
+
+/** A brand with its slug and how many listings carry it. */
+export interface BrandEntry { name: string; slug: string; count: number }
+
+/** What a query's matches can be filtered by, with counts (`CatalogService.searchFilters`). */
+export interface SearchFilters {
+  total: number;
+  /** Category, brand (and platform, rating, price band) buckets, as search facets count them. */
+  facets: Facets;
+  /** Domain, country and availability buckets. */
+  filters: Omit<FilterFacets, 'cheapestId' | 'dearestId'>;
+  /** The cheapest and the dearest match, each at its own price converted to the asked currency; null without matches. */
+  priceRange: { min: Money; max: Money } | null;
 }
 
 export interface ListingPage {
@@ -38,6 +52,8 @@ export interface Deal {
 const clean = (f: ListingFilter): ListingFilter => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ListingFilter;
 
 const CATEGORY_TTL_MS = 30_000;
+/** Brand lists remembered at once (one per category filter asked; the unfiltered one among them). */
+const BRAND_LISTS = 64;
 /** Listings of a brand and category read to rank similar products from. */
 const SIMILAR_CANDIDATES = 200;
 /** The window trending looks back over. */
@@ -46,6 +62,7 @@ export const TRENDING_WINDOW_DAYS = 7;
 /** Search, listing pages, best price, trending, deals and categories over the store; no HTTP, no wire shapes. */
 export class CatalogService {
   private categoryCache: { at: number; tree: CategoryNode[] } | null = null;
+  private readonly brandCache = new Map<string, { at: number; brands: BrandEntry[] }>();
   private readonly listings: ReadCache<Listing>;
 
   constructor(
@@ -146,7 +163,51 @@ export class CatalogService {
     if (!hit) return this.store.search(q);
     const byId = await this.listings.getMany(hit.ids, async (ids) => new Map((await this.store.getMany(ids)).map((l) => [l.id, l])));
     const listings = hit.ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined);
-    return { listings, total: hit.total, facets: hit.facets };
+    return { listings, total: hit.total, facets: hit.facets, ...(hit.filterFacets ? { filterFacets: hit.filterFacets } : {}) };
+  }
+
+  /**
+   * What the matches of a query can be filtered by, with counts: the search facets, the filter
+   * facets, and the price range in `currency` (the cheapest and dearest match by SGD price, each
+   * converted from its own price). The same engine as search answers: the index, else the store.
+   */
+  async searchFilters(text: string, filter: ListingFilter, currency: Currency): Promise<SearchFilters> {
+    const r = await this.find({ text, filter, sort: 'relevance', limit: 1, offset: 0, facets: true, filterFacets: true });
+    const { cheapestId, dearestId, ...filters } = r.filterFacets!;
+    let priceRange: SearchFilters['priceRange'] = null;
+    if (cheapestId !== null && dearestId !== null) {
+      const ends = new Map((await this.store.getMany([cheapestId, dearestId])).map((l) => [l.id, l]));
+      const [lo, hi] = [ends.get(cheapestId), ends.get(dearestId)];
+      // Both were matched a moment ago; a listing gone since leaves the range unknown rather than wrong.
+      if (lo && hi) priceRange = { min: this.views.convert(lo.price, lo.currency, currency), max: this.views.convert(hi.price, hi.currency, currency) };
+    }
+    return { total: r.total, facets: r.facets!, filters, priceRange };
+  }
+
+  /**
+   * Brands with their listing counts, most listings first (then by name): only those whose name
+   * starts with `prefix` (case-insensitive), counted over the listings of `category` (a partial,
+   * case-insensitive match on the category or its path) when given. Each list is a full scan,
+   * remembered for 30 seconds and until the catalog changes; the prefix and the page cut it.
+   */
+  async brands(opts: { prefix?: string; category?: string; limit: number; offset: number }): Promise<{ items: BrandEntry[]; total: number }> {
+    const all = await this.brandList(opts.category?.trim() || undefined);
+    const prefix = opts.prefix?.trim().toLowerCase();
+    const matching = prefix ? all.filter((b) => b.name.toLowerCase().startsWith(prefix)) : all;
+    return { items: matching.slice(opts.offset, opts.offset + opts.limit), total: matching.length };
+  }
+
+  private async brandList(category: string | undefined): Promise<BrandEntry[]> {
+    const key = category?.toLowerCase() ?? '';
+    const at = this.now().getTime();
+    const hit = this.brandCache.get(key);
+    if (hit && at - hit.at < CATEGORY_TTL_MS) return hit.brands;
+    const brands = (await this.store.brandCounts(category ? { categoryLike: category } : {}))
+      .map((b) => ({ name: b.name, slug: slugify(b.name), count: b.count }));
+    this.brandCache.delete(key);
+    if (this.brandCache.size >= BRAND_LISTS) this.brandCache.delete(this.brandCache.keys().next().value as string);
+    this.brandCache.set(key, { at, brands });
+    return brands;
   }
 
   /** Listings in id order, read in chunks, never all at once. */
@@ -193,6 +254,7 @@ export class CatalogService {
   /** After any catalog change: what is derived from listings is read again. */
   invalidate(): void {
     this.categoryCache = null;
+    this.brandCache.clear();
     this.listings.clear();
     this.views.invalidate();
   }
