@@ -73,9 +73,10 @@ export class PgCatalog implements CatalogStore {
   async latestBy(key: LookupKey, values: string[]): Promise<Map<string, Listing>> {
     const col = LOOKUP_COLUMN[key];
     if (!values.length) return new Map();
-    // One query for every value: each value's rows from the column's index, the most recently updated kept.
-    const found = await this.listings(`SELECT DISTINCT ON (l.${col}) ${LISTING_COLUMNS} FROM listings l WHERE l.${col} = ANY(?::text[])
-      ORDER BY l.${col}, l.updated_at DESC, l.id DESC`, [[...new Set(values)]], true);
+    // One query for every value: the values' rows first, from the column's index (as bySku, so no
+    // plan walks an ordered index instead), then the most recently updated of each value.
+    const found = await this.listings(`WITH m AS MATERIALIZED (${SELECT} FROM listings l WHERE l.${col} = ANY(?::text[]))
+      SELECT DISTINCT ON (m.${col}) * FROM m ORDER BY m.${col}, m.updated_at DESC, m.id DESC`, [[...new Set(values)]], true);
     return new Map(found.map((l) => [l[key] as string, l]));
   }
 
