@@ -62,7 +62,7 @@ export const TRENDING_WINDOW_DAYS = 7;
 /** Search, listing pages, best price, trending, deals and categories over the store; no HTTP, no wire shapes. */
 export class CatalogService {
   private categoryCache: { at: number; tree: CategoryNode[] } | null = null;
-  private readonly brandCache = new Map<string, { at: number; brands: BrandEntry[] }>();
+  private readonly brandCache = new Map<string, { at: number; brands: Promise<BrandEntry[]> }>();
   private readonly listings: ReadCache<Listing>;
 
   constructor(
@@ -197,16 +197,20 @@ export class CatalogService {
     return { items: matching.slice(opts.offset, opts.offset + opts.limit), total: matching.length };
   }
 
-  private async brandList(category: string | undefined): Promise<BrandEntry[]> {
+  /** The brands of a category filter; requests that arrive while it is read share the one scan. */
+  private brandList(category: string | undefined): Promise<BrandEntry[]> {
     const key = category?.toLowerCase() ?? '';
     const at = this.now().getTime();
     const hit = this.brandCache.get(key);
     if (hit && at - hit.at < CATEGORY_TTL_MS) return hit.brands;
-    const brands = (await this.store.brandCounts(category ? { categoryLike: category } : {}))
-      .map((b) => ({ name: b.name, slug: slugify(b.name), count: b.count }));
+    const brands = this.store.brandCounts(category ? { categoryLike: category } : {})
+      .then((list) => list.map((b) => ({ name: b.name, slug: slugify(b.name), count: b.count })));
     this.brandCache.delete(key);
     if (this.brandCache.size >= BRAND_LISTS) this.brandCache.delete(this.brandCache.keys().next().value as string);
-    this.brandCache.set(key, { at, brands });
+    const entry = { at, brands };
+    this.brandCache.set(key, entry);
+    // A failed read is not remembered (unless a newer one took its place already).
+    brands.catch(() => { if (this.brandCache.get(key) === entry) this.brandCache.delete(key); });
     return brands;
   }
 
