@@ -7,8 +7,8 @@ import { discountPct } from '../domain/money.js';
 import { slugify } from '../domain/slug.js';
 import { titleSimilarity, titleWords } from '../domain/similarity.js';
 import { rankTrending, TRENDING_WINDOW_DAYS, type Trend } from '../domain/trending.js';
-import type { CatalogStore, Facets, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
-import type { ListingView, ListingViews } from './listing-views.js';
+import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
+import type { ListingView, ListingViews, Money } from './listing-views.js';
 import { ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
 
@@ -20,6 +20,20 @@ export interface SearchPage {
   facets?: Facets;
   /** Matched title with <em> markup, by listing id, when highlights were asked for a text query. */
   highlights?: Record<number, string>;
+}
+
+/** A brand with its slug and how many listings carry it. */
+export interface BrandEntry { name: string; slug: string; count: number }
+
+/** What a query's matches can be filtered by, with counts (`CatalogService.searchFilters`). */
+export interface SearchFilters {
+  total: number;
+  /** Category, brand (and platform, rating, price band) buckets, as search facets count them. */
+  facets: Facets;
+  /** Domain, country and availability buckets. */
+  filters: Omit<FilterFacets, 'cheapestId' | 'dearestId'>;
+  /** The cheapest and the dearest match, each at its own price converted to the asked currency; null without matches. */
+  priceRange: { min: Money; max: Money } | null;
 }
 
 export interface ListingPage {
@@ -43,6 +57,8 @@ export interface TrendingItem { view: ListingView; trend: Trend }
 const clean = (f: ListingFilter): ListingFilter => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ListingFilter;
 
 const CATEGORY_TTL_MS = 30_000;
+/** Brand lists remembered at once (one per category filter asked; the unfiltered one among them). */
+const BRAND_LISTS = 64;
 /** Listings of a brand and category read to rank similar products from. */
 const SIMILAR_CANDIDATES = 200;
 /** Trending reads every price change of the week: ranked at most once a minute per filter. */
@@ -52,6 +68,7 @@ const TRENDING_TTL_MS = 60_000;
 export class CatalogService {
   private categoryCache: { at: number; tree: CategoryNode[] } | null = null;
   private readonly trendingCache = new Map<string, { at: number; ranked: Trend[] }>();
+  private readonly brandCache = new Map<string, { at: number; brands: Promise<BrandEntry[]> }>();
   private readonly listings: ReadCache<Listing>;
 
   constructor(
@@ -175,7 +192,55 @@ export class CatalogService {
     if (!hit) return this.store.search(q);
     const byId = await this.listings.getMany(hit.ids, async (ids) => new Map((await this.store.getMany(ids)).map((l) => [l.id, l])));
     const listings = hit.ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined);
-    return { listings, total: hit.total, facets: hit.facets };
+    return { listings, total: hit.total, facets: hit.facets, ...(hit.filterFacets ? { filterFacets: hit.filterFacets } : {}) };
+  }
+
+  /**
+   * What the matches of a query can be filtered by, with counts: the search facets, the filter
+   * facets, and the price range in `currency` (the cheapest and dearest match by SGD price, each
+   * converted from its own price). The same engine as search answers: the index, else the store.
+   */
+  async searchFilters(text: string, filter: ListingFilter, currency: Currency): Promise<SearchFilters> {
+    const r = await this.find({ text, filter, sort: 'relevance', limit: 1, offset: 0, facets: true, filterFacets: true });
+    const { cheapestId, dearestId, ...filters } = r.filterFacets!;
+    let priceRange: SearchFilters['priceRange'] = null;
+    if (cheapestId !== null && dearestId !== null) {
+      const ends = new Map((await this.store.getMany([cheapestId, dearestId])).map((l) => [l.id, l]));
+      const [lo, hi] = [ends.get(cheapestId), ends.get(dearestId)];
+      // Both were matched a moment ago; a listing gone since leaves the range unknown rather than wrong.
+      if (lo && hi) priceRange = { min: this.views.convert(lo.price, lo.currency, currency), max: this.views.convert(hi.price, hi.currency, currency) };
+    }
+    return { total: r.total, facets: r.facets!, filters, priceRange };
+  }
+
+  /**
+   * Brands with their listing counts, most listings first (then by name): only those whose name
+   * starts with `prefix` (case-insensitive), counted over the listings of `category` (a partial,
+   * case-insensitive match on the category or its path) when given. Each list is a full scan,
+   * remembered for 30 seconds and until the catalog changes; the prefix and the page cut it.
+   */
+  async brands(opts: { prefix?: string; category?: string; limit: number; offset: number }): Promise<{ items: BrandEntry[]; total: number }> {
+    const all = await this.brandList(opts.category?.trim() || undefined);
+    const prefix = opts.prefix?.trim().toLowerCase();
+    const matching = prefix ? all.filter((b) => b.name.toLowerCase().startsWith(prefix)) : all;
+    return { items: matching.slice(opts.offset, opts.offset + opts.limit), total: matching.length };
+  }
+
+  /** The brands of a category filter; requests that arrive while it is read share the one scan. */
+  private brandList(category: string | undefined): Promise<BrandEntry[]> {
+    const key = category?.toLowerCase() ?? '';
+    const at = this.now().getTime();
+    const hit = this.brandCache.get(key);
+    if (hit && at - hit.at < CATEGORY_TTL_MS) return hit.brands;
+    const brands = this.store.brandCounts(category ? { categoryLike: category } : {})
+      .then((list) => list.map((b) => ({ name: b.name, slug: slugify(b.name), count: b.count })));
+    this.brandCache.delete(key);
+    if (this.brandCache.size >= BRAND_LISTS) this.brandCache.delete(this.brandCache.keys().next().value as string);
+    const entry = { at, brands };
+    this.brandCache.set(key, entry);
+    // A failed read is not remembered (unless a newer one took its place already).
+    brands.catch(() => { if (this.brandCache.get(key) === entry) this.brandCache.delete(key); });
+    return brands;
   }
 
   /** Listings in id order, read in chunks, never all at once. */
@@ -223,6 +288,7 @@ export class CatalogService {
   invalidate(): void {
     this.categoryCache = null;
     this.trendingCache.clear();
+    this.brandCache.clear();
     this.listings.clear();
     this.views.invalidate();
   }

@@ -39,6 +39,11 @@ export class ProductService {
     return this.resolver.resolve(ref);
   }
 
+  /** Many references of any form at once (bulk lookup: ids, UUIDs, SKUs, GTINs, product URLs), in order; null where nothing answers. */
+  async resolveMany(refs: readonly string[]): Promise<Array<Resolved | null>> {
+    return this.resolver.resolveMany(refs);
+  }
+
   async view(listing: Listing, currency?: Currency): Promise<ListingView> {
     return this.views.one(listing, { currency });
   }

@@ -1,13 +1,8 @@
-/** GS1 check digit for a GTIN body (all digits but the last): weights 3,1,3,... from the right. */
-export function gtinCheckDigit(body: string): number {
-  let sum = 0;
-  for (let k = 0; k < body.length; k++) {
-    const d = body.charCodeAt(body.length - 1 - k) - 48;
-    sum += k % 2 === 0 ? d * 3 : d;
-  }
-  return (10 - (sum % 10)) % 10;
-}
+import { gtinCheckDigit } from '../domain/gtin.js';
 
+export { gtinCheckDigit };
+
+/** A GTIN of 8, 12, 13 or 14 digits exactly as written (no spaces), its check digit right. */
 export function isValidGtin(code: string): boolean {
   if (!/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(code)) return false;
   return gtinCheckDigit(code.slice(0, -1)) === code.charCodeAt(code.length - 1) - 48;

@@ -11,3 +11,13 @@ export const PRICE_FACET_RANGES = [
   { label: '500 to 1000', min: '500.00', max: '1000.00', minMinor: 50000, maxMinor: 100000 },
   { label: '1000 and above', min: '1000.00', max: null, minMinor: 100000, maxMinor: null },
 ] as const;
+
+/** The values of B search's `availability` filter, as the availability facet counts them. */
+export const AVAILABILITY_VALUES = ['in_stock', 'out_of_stock', 'preorder', 'discontinued'] as const;
+
+/** Availability counts as facet buckets: zeros left out, most first, then by value (as every facet is ordered). */
+export function availabilityBuckets(counts: Partial<Record<(typeof AVAILABILITY_VALUES)[number], number>>): Array<{ value: string; count: number }> {
+  return AVAILABILITY_VALUES.map((value) => ({ value, count: Number(counts[value] ?? 0) }))
+    .filter((b) => b.count > 0)
+    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+}

@@ -51,12 +51,12 @@ declare module 'fastify' {
   }
 }
 
-const TIMING_TAIL = /"response_time_ms":\d+,"cached":false}$/;
+const TIMING_TAIL = /"response_time_ms":\d+,"cached":false}(}?)$/;
 
-/** Surface B reports its own timing and whether the answer was cached (the last two members of its envelopes). */
+/** Surface B reports its own timing and whether the answer was cached (the last two members of its envelope, or of its `meta`, its last member). */
 function markCached(body: Buffer, elapsedMs: number): string | Buffer {
   const text = body.toString();
-  const marked = text.replace(TIMING_TAIL, `"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}`);
+  const marked = text.replace(TIMING_TAIL, `"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}$1`);
   return marked === text ? body : marked;
 }
 

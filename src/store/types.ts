@@ -52,6 +52,8 @@ export interface SearchQuery {
   facets?: boolean;
   /** Relevance with text only: every non-accessory before every accessory, each by rank (docs/ranking.md). */
   productsFirst?: boolean;
+  /** Also count the matches by the other values a search can be filtered by (`FilterFacets`). */
+  filterFacets?: boolean;
 }
 
 export interface FacetBucket { value: string; count: number }
@@ -63,10 +65,27 @@ export interface Facets {
   price: Array<{ range: string; min: string | null; max: string | null; count: number }>;
 }
 
+/** The values a search's matches can be filtered by beyond `Facets`, as every store and the search index count them. */
+export interface FilterFacets {
+  /** Retailer domains (the `domain` filter), top `facetLimit`. */
+  domain: FacetBucket[];
+  /** Country codes, top `facetLimit`. */
+  country: FacetBucket[];
+  /**
+   * How many matches each availability filter keeps: `in_stock` and `out_of_stock` by the stock
+   * flag, `preorder` and `discontinued` by the stock level (so a listing may count twice); no zeros.
+   */
+  availability: FacetBucket[];
+  /** The first match by `price_asc` and by `price_desc` (SGD price, then id); null without matches. */
+  cheapestId: number | null;
+  dearestId: number | null;
+}
+
 export interface SearchResult {
   listings: Listing[];
   total: number;
   facets?: Facets;
+  filterFacets?: FilterFacets;
   /** Matched title with <em> markup, by listing id, when a text query was given. */
   highlights?: Record<number, string>;
 }
@@ -87,6 +106,12 @@ export interface IngestBatchResult {
 
 export interface CategoryCount { path: string[]; count: number }
 
+/** A brand and how many listings carry it; spellings that differ only in (ASCII) letter case are one brand. */
+export interface BrandCount { name: string; count: number }
+
+/** The columns a listing can be looked up by besides its id (`latestBy`). */
+export type LookupKey = 'uuid' | 'sku' | 'gtin' | 'url';
+
 export interface CatalogStore {
   ingestBatch(records: NormalizedRecord[]): Promise<IngestBatchResult>;
   getById(id: number): Promise<Listing | null>;
@@ -95,6 +120,12 @@ export interface CatalogStore {
   getBySku(sku: string): Promise<Listing[]>;
   /** In the order of `ids`; absent ids are skipped. */
   getMany(ids: number[]): Promise<Listing[]>;
+  /**
+   * For each of `values`, the most recently updated listing whose `key` column is exactly that
+   * text (SKUs, GTINs and URLs may be shared), keyed by the value; values no listing has are
+   * absent. Batched: a few indexed reads for any number of values, never one per value.
+   */
+  latestBy(key: LookupKey, values: string[]): Promise<Map<string, Listing>>;
   /** The group's first GROUP_MEMBERS_LIMIT members by id: fewer is the whole group. */
   groupMembers(groupId: number): Promise<Listing[]>;
   search(query: SearchQuery): Promise<SearchResult>;
@@ -106,6 +137,11 @@ export interface CatalogStore {
   searchDocs(afterId: number, limit: number): Promise<SearchDoc[]>;
   observations(listingId: number, since: string, opts: { platform?: string; limit: number; offset: number }): Promise<{ entries: PriceObservation[]; total: number }>;
   categories(): Promise<CategoryCount[]>;
+  /**
+   * Every brand of the listings matching the filter, most listings first (then by name); a brand's
+   * name is its most common spelling (ties: the first in code-point order). A full scan: cache it.
+   */
+  brandCounts(filter: ListingFilter): Promise<BrandCount[]>;
   /** A random sample of listings matching the filter (V2 explore), reproducible by seed. */
   sample(filter: ListingFilter, limit: number, seed: number): Promise<{ listings: Listing[]; total: number }>;
   count(): Promise<number>;
@@ -130,6 +166,8 @@ export interface SearchDoc {
   domain: string | null;
   countryCode: string;
   inStock: boolean | null;
+  /** The stock level as ingested (preorder, discontinued, ...); the availability facet reads it. */
+  stockLevel: string | null;
   priceSgdMinor: number;
   discountPct: number;
   historyDiscountPct: number;

@@ -9,6 +9,7 @@ import type { Store } from '../../src/store/types.js';
 import { createPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { TEST_DATABASE_URL } from './env.js';
 import { ingest, storeContract } from '../store/contract.js';
+import { lookupContract } from '../store/lookup-contract.js';
 import { rec } from '../helpers/records.js';
 import { schemaFactory } from './env.js';
 
@@ -16,6 +17,7 @@ const schemas = schemaFactory('contract');
 afterAll(() => schemas.dropAll());
 
 storeContract('postgres', () => schemas.store());
+lookupContract('postgres', () => schemas.store());
 
 type Line = Record<string, unknown>;
 const NOW = new Date('2026-11-20T00:00:00.000Z');

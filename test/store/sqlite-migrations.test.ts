@@ -31,7 +31,8 @@ describe('SQLite migrations', () => {
     migrateSqlite(db);
     // The same rows, with the accessory flag migration 7 adds.
     expect(db.prepare('SELECT * FROM listings ORDER BY id').all()).toEqual(rows.map((r) => ({ ...(r as object), accessory: 0 })));
-    expect(indexes()).toEqual([...before, 'listings_source_sku', 'listings_uuid'].sort());
+    // Migrating runs every later version too: 9 adds the GTIN and URL lookup indexes.
+    expect(indexes()).toEqual([...before, 'listings_source_sku', 'listings_uuid', 'listings_gtin', 'listings_url'].sort());
     expect(() => db.prepare(LISTING).run(10, 'uuid-a', 'C', 10)).toThrow(/UNIQUE constraint failed: listings.uuid/);
     expect(() => db.prepare(LISTING).run(11, 'uuid-c', 'A', 11)).toThrow(/UNIQUE constraint failed: listings.source, listings.sku/);
     db.close();

@@ -1,6 +1,9 @@
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS } from '../../domain/facets.js';
 import type { SearchDoc } from '../../store/types.js';
 
+/** Stock levels the availability facet counts (case-insensitive, as the stores compare them). */
+export const STOCK_KINDS = ['preorder', 'discontinued'] as const;
+
 /** What the index keeps of a listing. */
 export type IndexDoc = SearchDoc;
 
@@ -49,6 +52,8 @@ export class Columns {
   country = new Uint32Array(0);
   /** 1 in stock, 0 out of stock, -1 unknown. */
   inStock = new Int8Array(0);
+  /** The stock levels availability names (`STOCK_KINDS`): 1 + the index of the listing's, 0 for any other. */
+  stockKind = new Uint8Array(0);
   price = new Float64Array(0);
   discount = new Float64Array(0);
   historyDiscount = new Float64Array(0);
@@ -81,6 +86,7 @@ export class Columns {
     this.domain = grow(this.domain);
     this.country = grow(this.country);
     this.inStock = grow(this.inStock);
+    this.stockKind = grow(this.stockKind);
     this.price = grow(this.price);
     this.discount = grow(this.discount);
     this.historyDiscount = grow(this.historyDiscount);
@@ -101,6 +107,7 @@ export class Columns {
     this.domain[id] = this.domains.id(d.domain);
     this.country[id] = this.countries.id(d.countryCode);
     this.inStock[id] = d.inStock === null ? -1 : d.inStock ? 1 : 0;
+    this.stockKind[id] = 1 + STOCK_KINDS.indexOf(d.stockLevel?.toLowerCase() as (typeof STOCK_KINDS)[number]);
     this.price[id] = d.priceSgdMinor;
     this.discount[id] = d.discountPct;
     this.historyDiscount[id] = d.historyDiscountPct;

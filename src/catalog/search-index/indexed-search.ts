@@ -120,7 +120,7 @@ export function docOf(l: Listing): IndexDoc {
   return {
     id: l.id, title: l.title, brand: l.brand, category: l.category,
     categoryText: l.categoryPath ? JSON.stringify(l.categoryPath) : (l.category ?? ''), categoryKey: d.categoryKey,
-    source: l.source, domain: d.domain, countryCode: l.countryCode, inStock: l.inStock,
+    source: l.source, domain: d.domain, countryCode: l.countryCode, inStock: l.inStock, stockLevel: l.stockLevel,
     priceSgdMinor: d.priceSgdMinor, discountPct: d.discountPct, historyDiscountPct: d.historyDiscountPct,
     rating: l.rating === null ? null : Number(l.rating), reviewCount: l.reviewCount, updatedAt: Date.parse(l.updatedAt),
     accessory: d.accessory,

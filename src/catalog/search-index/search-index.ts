@@ -1,7 +1,7 @@
 import { indexTokens, searchWords } from '../../domain/search-text.js';
-import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../../domain/facets.js';
-import type { FacetBucket, Facets, ListingFilter, SearchQuery, SortKey } from '../../store/types.js';
-import { Columns, type IndexDoc } from './columns.js';
+import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
+import type { FacetBucket, Facets, FilterFacets, ListingFilter, SearchQuery, SortKey } from '../../store/types.js';
+import { Columns, STOCK_KINDS, type IndexDoc } from './columns.js';
 import { DocTerms } from './doc-terms.js';
 import { MAX_ID, Postings, type Group } from './postings.js';
 import { TopK } from './top-k.js';
@@ -9,7 +9,7 @@ import { TopK } from './top-k.js';
 export type { IndexDoc } from './columns.js';
 
 /** What the index answers: the page's ids in order, the total and the facets; the store reads the rows. */
-export interface IndexAnswer { ids: number[]; total: number; facets?: Facets }
+export interface IndexAnswer { ids: number[]; total: number; facets?: Facets; filterFacets?: FilterFacets }
 
 /** The weights and constants of the store's ranking, `bm25(listings_fts, 10.0, 4.0, 2.0)`. */
 const TITLE = 10;
@@ -96,12 +96,17 @@ export class SearchIndex {
 
   search(q: SearchQuery): IndexAnswer {
     const words = q.text ? searchWords(q.text) : null;
-    if (words && !words.length) return { ids: [], total: 0, facets: q.facets ? { category: [], platform: [], brand: [], rating: [], price: [] } : undefined };
+    if (words && !words.length) {
+      return {
+        ids: [], total: 0, facets: q.facets ? { category: [], platform: [], brand: [], rating: [], price: [] } : undefined,
+        ...(q.filterFacets ? { filterFacets: new FilterCounter(this.cols).result() } : {}),
+      };
+    }
     const lists = words ? words.flatMap((w) => indexTokens(w)).map((t) => this.lists[this.terms.get(t) ?? -1] ?? EMPTY) : null;
     const accept = this.predicate(q.filter);
     const keyset = q.afterId !== undefined;
     const want = keyset ? q.limit : q.offset + q.limit;
-    if (lists?.length === 1 && !accept && !keyset && !q.facets && q.sort === 'relevance') {
+    if (lists?.length === 1 && !accept && !keyset && !q.facets && !q.filterFacets && q.sort === 'relevance') {
       return { ids: this.topOfTerm(lists[0], want, !!q.productsFirst).slice(q.offset), total: lists[0].n };
     }
     const ranked = lists !== null && q.sort === 'relevance' && !keyset;
@@ -112,11 +117,13 @@ export class SearchIndex {
     const accessory = this.cols.accessory;
     const after = keyset ? this.keysetTest(q.sort, q.afterId!) : null;
     const facets = q.facets ? new FacetCounter(this.cols) : null;
+    const filters = q.filterFacets ? new FilterCounter(this.cols) : null;
     let total = 0;
     const visit = (id: number, score: number) => {
       if (accept && !accept(id)) return;
       total++;
       facets?.add(id);
+      filters?.add(id);
       if (after && !after(id)) return;
       (accessories && accessory[id] ? accessories : top).push(ranked ? score : order.key!(id), id);
     };
@@ -126,7 +133,7 @@ export class SearchIndex {
       for (let id = 1; id < alive.length; id++) if (alive[id]) visit(id, 0);
     }
     const page = (keyset && after === null) ? [] : accessories ? [...top.sorted(), ...accessories.sorted()].slice(0, want) : top.sorted();
-    return { ids: keyset ? page : page.slice(q.offset), total, facets: facets?.result() };
+    return { ids: keyset ? page : page.slice(q.offset), total, facets: facets?.result(), ...(filters ? { filterFacets: filters.result() } : {}) };
   }
 
   /**
@@ -312,6 +319,55 @@ function textSignature(doc: IndexDoc): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
+/** The `facetLimit` largest buckets of a dictionary column's counts, by count descending then value (as SQL's ORDER BY 2 DESC, 1). */
+function topBuckets(counts: Int32Array, values: Array<string | null>): FacetBucket[] {
+  // Only buckets that can make the first `facetLimit`: those at or above the limit-th largest count.
+  const nonZero = counts.filter((n, i) => i > 0 && n > 0);
+  const floor = nonZero.length > facetLimit ? nonZero.sort()[nonZero.length - facetLimit] : 1;
+  const out: FacetBucket[] = [];
+  for (let i = 1; i < counts.length; i++) if (counts[i] >= floor) out.push({ value: values[i]!, count: counts[i] });
+  out.sort(byCountThenValue);
+  return out.slice(0, facetLimit);
+}
+
+const byCountThenValue = (a: FacetBucket, b: FacetBucket) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+
+/** The filter facets over the matches, counted and ordered as every store adapter does. */
+class FilterCounter {
+  private readonly domain: Int32Array;
+  private readonly country: Int32Array;
+  /** Index 0 out of stock, 1 in stock (the stock flag); 2 + i the stock level STOCK_KINDS[i]. */
+  private readonly stock = new Int32Array(2 + STOCK_KINDS.length);
+  private cheapest = -1;
+  private dearest = -1;
+
+  constructor(private readonly c: Columns) {
+    this.domain = new Int32Array(c.domains.values.length);
+    this.country = new Int32Array(c.countries.values.length);
+  }
+
+  add(id: number): void {
+    const c = this.c;
+    this.domain[c.domain[id]]++;
+    this.country[c.country[id]]++;
+    if (c.inStock[id] >= 0) this.stock[c.inStock[id]]++;
+    if (c.stockKind[id]) this.stock[1 + c.stockKind[id]]++;
+    // price_asc's first (price, then lower id) and price_desc's first (price, then higher id).
+    const p = c.price[id];
+    if (this.cheapest < 0 || p < c.price[this.cheapest] || (p === c.price[this.cheapest] && id < this.cheapest)) this.cheapest = id;
+    if (this.dearest < 0 || p > c.price[this.dearest] || (p === c.price[this.dearest] && id > this.dearest)) this.dearest = id;
+  }
+
+  result(): FilterFacets {
+    const s = this.stock;
+    const availability = availabilityBuckets({ out_of_stock: s[0], in_stock: s[1], [STOCK_KINDS[0]]: s[2], [STOCK_KINDS[1]]: s[3] });
+    return {
+      domain: topBuckets(this.domain, this.c.domains.values), country: topBuckets(this.country, this.c.countries.values), availability,
+      cheapestId: this.cheapest < 0 ? null : this.cheapest, dearestId: this.dearest < 0 ? null : this.dearest,
+    };
+  }
+}
+
 /** Facet counts over the matches, bucketed and ordered as every store adapter does. */
 class FacetCounter {
   private readonly category: Int32Array;
@@ -336,15 +392,7 @@ class FacetCounter {
   }
 
   result(): Facets {
-    const top = (counts: Int32Array, values: Array<string | null>): FacetBucket[] => {
-      // Only buckets that can make the first `facetLimit`: those at or above the limit-th largest count.
-      const nonZero = counts.filter((n, i) => i > 0 && n > 0);
-      const floor = nonZero.length > facetLimit ? nonZero.sort()[nonZero.length - facetLimit] : 1;
-      const out: FacetBucket[] = [];
-      for (let i = 1; i < counts.length; i++) if (counts[i] >= floor) out.push({ value: values[i]!, count: counts[i] });
-      out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-      return out.slice(0, facetLimit);
-    };
+    const top = topBuckets;
     return {
       category: top(this.category, this.c.categories.values),
       platform: top(this.source, this.c.sources.values),

@@ -4,7 +4,7 @@
 
 export type { MatchClass, MatchEvidence, MatchInput, MatchProfile, MatchResult } from './types.js';
 export { PROFILE_VERSION } from './types.js';
-export { normalizeGtin, gtinCheckDigit } from './gtin.js';
+export { normalizeGtin, gtinCheckDigit } from '../gtin.js';
 export { buildProfile, normalizeBrand, priceToCents } from './profile.js';
 export { decodeProfile, encodeProfile } from './profile-codec.js';
 export { blockingKeys, MAX_CANDIDATES, MAX_KEYS } from './blocking.js';

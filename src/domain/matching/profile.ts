@@ -1,7 +1,7 @@
 // buildProfile: everything the comparison needs, extracted once per listing at ingest time so that
 // comparing against tens of candidates is set arithmetic only.
 
-import { normalizeGtin } from './gtin.js';
+import { normalizeGtin } from '../gtin.js';
 import { codeStem, extractCodes, isModelCode } from './model-codes.js';
 import { tokenWeight } from './similarity.js';
 import { foldText, parseUnitToken, tokenise } from './text.js';

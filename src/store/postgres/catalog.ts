@@ -3,13 +3,14 @@ import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing, PriceObservation } from '../../domain/listing.js';
 import type { Currency } from '../../domain/currencies.js';
 import {
-  GROUP_MEMBERS_LIMIT, type CatalogStore, type CategoryCount, type Facets, type GroupStats, type IngestBatchResult, type ListingFilter,
-  type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
+  GROUP_MEMBERS_LIMIT, type BrandCount, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats, type IngestBatchResult,
+  type ListingFilter, type LookupKey, type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
-import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../../domain/facets.js';
+import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 import { orderOf, whereOf } from '../sql/filters.js';
 import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
 import type { PriceMove } from '../../domain/trending.js';
+import { AVAILABILITY_COUNTS, LOOKUP_COLUMN, brandCountsSql } from '../sql/lookups.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { PgIngestWriter } from './ingest.js';
@@ -71,6 +72,16 @@ export class PgCatalog implements CatalogStore {
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
 
+  async latestBy(key: LookupKey, values: string[]): Promise<Map<string, Listing>> {
+    const col = LOOKUP_COLUMN[key];
+    if (!values.length) return new Map();
+    // One query for every value: the values' rows first, from the column's index (as bySku, so no
+    // plan walks an ordered index instead), then the most recently updated of each value.
+    const found = await this.listings(`WITH m AS MATERIALIZED (${SELECT} FROM listings l WHERE l.${col} = ANY(?::text[]))
+      SELECT DISTINCT ON (m.${col}) * FROM m ORDER BY m.${col}, m.updated_at DESC, m.id DESC`, [[...new Set(values)]], true);
+    return new Map(found.map((l) => [l[key] as string, l]));
+  }
+
   private readonly membersOf = batchReads<number, Listing[]>(async (groupIds) => {
     const found = await this.listings(`SELECT m.* FROM unnest(?::bigint[]) AS g(id)
       CROSS JOIN LATERAL (${SELECT} FROM listings l WHERE l.group_id = g.id ORDER BY l.id LIMIT ${GROUP_MEMBERS_LIMIT}) m ORDER BY m.id`, [[...new Set(groupIds)]], true);
@@ -111,7 +122,7 @@ export class PgCatalog implements CatalogStore {
 
   async search(q: SearchQuery): Promise<SearchResult> {
     const match = q.text ? tsqueryLiteral(q.text) : null;
-    if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined };
+    if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined, ...(q.filterFacets ? { filterFacets: emptyFilterFacets() } : {}) };
     const w = whereOf(q.filter);
     // The tsquery is bound once and named `fq.q` for the match and the rank.
     const from = match
@@ -133,13 +144,27 @@ export class PgCatalog implements CatalogStore {
       }
       keyParams.push(q.afterId);
     }
-    const [total, listings, facets] = await Promise.all([
+    const [total, listings, facets, filterFacets] = await Promise.all([
       !match && w.sql === '1' ? this.count() : this.countWhere(from, base),
       this.listings(`${SELECT} FROM ${from}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`,
         [...base, ...keyParams, q.limit, q.afterId !== undefined ? 0 : q.offset]),
       q.facets ? this.facets(from, base) : Promise.resolve(undefined),
+      q.filterFacets ? this.filterFacets(from, base) : Promise.resolve(undefined),
     ]);
-    return { listings, total, facets };
+    return { listings, total, facets, ...(filterFacets ? { filterFacets } : {}) };
+  }
+
+  private async filterFacets(from: string, params: unknown[]): Promise<FilterFacets> {
+    // Ties in code-point order (COLLATE "C"), as SQLite and the search index order them.
+    const group = (expr: string) => rows<{ value: string; count: number }>(this.pool, `SELECT ${expr} AS value, count(*)::bigint AS count
+      FROM ${from} AND ${expr} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, ${expr} COLLATE "C" LIMIT ${facetLimit}`, params);
+    const first = async (order: string) => (await one<{ id: number }>(this.pool, `SELECT l.id FROM ${from} ORDER BY ${order} LIMIT 1`, params))?.id ?? null;
+    const [domain, country, availability, cheapestId, dearestId] = await Promise.all([
+      group('l.domain'), group('l.country_code'),
+      one<Record<string, number>>(this.pool, `SELECT ${AVAILABILITY_COUNTS} FROM ${from}`, params),
+      first(orderOf('price_asc', false)), first(orderOf('price_desc', false)),
+    ]);
+    return { domain, country, availability: availabilityBuckets(availability ?? {}), cheapestId, dearestId };
   }
 
   private async facets(from: string, params: unknown[]): Promise<Facets> {
@@ -230,6 +255,11 @@ export class PgCatalog implements CatalogStore {
     return found.map((r) => ({ path: r.path ? (JSON.parse(r.path) as string[]) : [r.category], count: r.count }));
   }
 
+  async brandCounts(filter: ListingFilter): Promise<BrandCount[]> {
+    const w = whereOf(filter);
+    return rows<BrandCount>(this.pool, brandCountsSql(cond(w.sql)), w.params);
+  }
+
   async sample(filter: ListingFilter, limit: number, seed: number) {
     const w = whereOf(filter);
     const [total, bounds] = await Promise.all([
@@ -254,4 +284,8 @@ export class PgCatalog implements CatalogStore {
 
 function emptyFacets(): Facets {
   return { category: [], platform: [], brand: [], rating: [], price: [] };
+}
+
+function emptyFilterFacets(): FilterFacets {
+  return { domain: [], country: [], availability: [], cheapestId: null, dearestId: null };
 }

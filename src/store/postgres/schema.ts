@@ -217,4 +217,14 @@ CREATE INDEX clicks_job ON clicks (job_id, created_at) WHERE job_id IS NOT NULL;
 CREATE TABLE service_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL, created_at TEXT NOT NULL);
 `,
   },
+  {
+    version: 8,
+    name: 'lookup by gtin and url',
+    // Bulk lookup (POST /v1/products/bulk-lookup) finds listings by GTIN and by product URL: both
+    // indexed, or each reference would scan the table.
+    sql: `
+CREATE INDEX listings_gtin ON listings (gtin) WHERE gtin IS NOT NULL;
+CREATE INDEX listings_url ON listings (url);
+`,
+  },
 ];

@@ -80,11 +80,11 @@ export class StoredRowListing implements StoredListing {
 
 /** The columns a search index loads (`searchDocs`), the same in both stores. */
 export const SEARCH_DOC_COLUMNS = `id, title, brand, category, category_path, category_key, source, domain, country_code, in_stock,
-  price_sgd_minor, discount_pct, history_discount_pct, rating, review_count, updated_at, accessory`;
+  stock_level, price_sgd_minor, discount_pct, history_discount_pct, rating, review_count, updated_at, accessory`;
 
 export interface SearchDocRow {
   id: number; title: string; brand: string | null; category: string | null; category_path: string | null; category_key: string | null;
-  source: string; domain: string | null; country_code: string; in_stock: number | null; price_sgd_minor: number; discount_pct: number;
+  source: string; domain: string | null; country_code: string; in_stock: number | null; stock_level: string | null; price_sgd_minor: number; discount_pct: number;
   history_discount_pct: number; rating: string | null; review_count: number | null; updated_at: string; accessory: number;
 }
 
@@ -92,7 +92,7 @@ export function toSearchDoc(r: SearchDocRow): SearchDoc {
   return {
     id: r.id, title: r.title, brand: r.brand, category: r.category, categoryText: r.category_path ?? r.category ?? '',
     categoryKey: r.category_key, source: r.source, domain: r.domain, countryCode: r.country_code,
-    inStock: r.in_stock === null ? null : r.in_stock === 1, priceSgdMinor: r.price_sgd_minor, discountPct: r.discount_pct,
+    inStock: r.in_stock === null ? null : r.in_stock === 1, stockLevel: r.stock_level, priceSgdMinor: r.price_sgd_minor, discountPct: r.discount_pct,
     historyDiscountPct: r.history_discount_pct, rating: r.rating === null ? null : Number(r.rating), reviewCount: r.review_count,
     updatedAt: Date.parse(r.updated_at), accessory: r.accessory === 1,
   };

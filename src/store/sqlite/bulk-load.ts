@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 /**
  * What a bulk load (`catalog import` into an empty store) builds once at its end instead of row
  * by row: kept up per row, each of these lands every insert on a random page, and together they
- * cost more than the rows; built over the loaded table, each is one sort. Migrations 1 and 5 define them.
+ * cost more than the rows; built over the loaded table, each is one sort. Migrations 1, 5 and 9 define them.
  *
  * Two indexes of `listings` stay through the load, as they cost next to nothing there: a new
  * listing is stored pending in a group of its own, numbered as the listing, so `listings_group`
@@ -16,6 +16,8 @@ const READ_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   ['listings_price', 'listings (price_sgd_minor, id)'],
   ['listings_sku', 'listings (sku)'],
   ['listings_discount', 'listings (discount_pct DESC, id) WHERE discount_pct > 0'],
+  ['listings_gtin', 'listings (gtin) WHERE gtin IS NOT NULL'],
+  ['listings_url', 'listings (url)'],
 ];
 /**
  * What only writers read, built after the matching: the index of blocking keys by listing (the

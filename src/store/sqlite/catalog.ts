@@ -3,17 +3,18 @@ import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing, PriceObservation } from '../../domain/listing.js';
 import type { Currency } from '../../domain/currencies.js';
 import {
-  GROUP_MEMBERS_LIMIT, type BulkFinish, type CatalogStore, type CategoryCount, type Facets, type GroupStats, type IngestBatchResult, type ListingFilter,
-  type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
+  GROUP_MEMBERS_LIMIT, type BrandCount, type BulkFinish, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats,
+  type IngestBatchResult, type ListingFilter, type LookupKey, type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { orderOf, whereOf } from '../sql/filters.js';
 import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
 import type { PriceMove } from '../../domain/trending.js';
+import { AVAILABILITY_COUNTS, LOOKUP_COLUMN, brandCountsSql } from '../sql/lookups.js';
 import { ftsQuery } from './fts-query.js';
 import { SqliteIngestWriter } from './ingest.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
 import { IN_LIST_MAX, inList, listingColumns, rowOf, Statements } from './listing-reads.js';
-import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, facetLimit } from '../../domain/facets.js';
+import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 
 const RANK = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
 const COLS = listingColumns();
@@ -86,6 +87,23 @@ export class SqliteCatalog implements CatalogStore {
     return out;
   }
 
+  async latestBy(key: LookupKey, values: string[]): Promise<Map<string, Listing>> {
+    const col = LOOKUP_COLUMN[key];
+    const unique = [...new Set(values)];
+    const out = new Map<string, Listing>();
+    for (let i = 0; i < unique.length; i += IN_LIST_MAX) {
+      const { params, marks } = inList(unique.slice(i, i + IN_LIST_MAX));
+      // Each value's rows from the column's index, the most recently updated kept (getBySku's first).
+      const rows = this.q.get(`SELECT ${COLS} FROM (SELECT ${COLS}, row_number() OVER (PARTITION BY ${col} ORDER BY updated_at DESC, id DESC) AS rn
+        FROM listings WHERE ${col} IN (${marks})) WHERE rn = 1`, true).all(...params) as unknown[][];
+      for (const r of rows) {
+        const l = toListing(rowOf(r));
+        out.set(l[key] as string, l);
+      }
+    }
+    return out;
+  }
+
   async groupMembers(groupId: number): Promise<Listing[]> {
     return (this.s.group.all(groupId) as unknown[][]).map((r) => toListing(rowOf(r)));
   }
@@ -117,7 +135,7 @@ export class SqliteCatalog implements CatalogStore {
 
   async search(q: SearchQuery): Promise<SearchResult> {
     const match = q.text ? ftsQuery(q.text) : null;
-    if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined };
+    if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined, ...(q.filterFacets ? { filterFacets: emptyFilterFacets() } : {}) };
     const w = whereOf(q.filter);
     const from = match
       ? 'listings_fts JOIN listings l ON l.id = listings_fts.rowid WHERE listings_fts MATCH ? AND '
@@ -153,7 +171,22 @@ export class SqliteCatalog implements CatalogStore {
       : (this.db.prepare(`SELECT l.id FROM ${from}${w.sql}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`).pluck()
         .all(...base, ...keyParams, q.limit, q.afterId !== undefined ? 0 : q.offset) as number[]);
     const listings = await this.getMany(ids);
-    return { listings, total, facets: q.facets ? this.facets(from, w.sql, base) : undefined };
+    return {
+      listings, total, facets: q.facets ? this.facets(from, w.sql, base) : undefined,
+      ...(q.filterFacets ? { filterFacets: this.filterFacets(from, w.sql, base) } : {}),
+    };
+  }
+
+  private filterFacets(from: string, where: string, params: unknown[]): FilterFacets {
+    const group = (expr: string) =>
+      (this.db.prepare(`SELECT ${expr} AS value, count(*) AS count FROM ${from}${where} AND ${expr} IS NOT NULL
+        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${facetLimit}`).all(...params) as Array<{ value: string; count: number }>);
+    const first = (order: string) => (this.db.prepare(`SELECT l.id FROM ${from}${where} ORDER BY ${order} LIMIT 1`).pluck().get(...params) as number | undefined) ?? null;
+    return {
+      domain: group('l.domain'), country: group('l.country_code'),
+      availability: availabilityBuckets(this.db.prepare(`SELECT ${AVAILABILITY_COUNTS} FROM ${from}${where}`).get(...params) as Record<string, number>),
+      cheapestId: first(orderOf('price_asc', false)), dearestId: first(orderOf('price_desc', false)),
+    };
   }
 
   private facets(from: string, where: string, params: unknown[]): Facets {
@@ -237,6 +270,11 @@ export class SqliteCatalog implements CatalogStore {
     return rows.map((r) => ({ path: r.path ? (JSON.parse(r.path) as string[]) : [r.category], count: r.count }));
   }
 
+  async brandCounts(filter: ListingFilter): Promise<BrandCount[]> {
+    const w = whereOf(filter);
+    return this.db.prepare(brandCountsSql(w.sql)).all(...w.params) as BrandCount[];
+  }
+
   async sample(filter: ListingFilter, limit: number, seed: number) {
     const w = whereOf(filter);
     const total = w.sql === '1' ? await this.count() : (this.db.prepare(`SELECT count(*) FROM listings l WHERE ${w.sql}`).pluck().get(...w.params) as number);
@@ -256,4 +294,8 @@ export class SqliteCatalog implements CatalogStore {
 
 function emptyFacets(): Facets {
   return { category: [], platform: [], brand: [], rating: [], price: [] };
+}
+
+function emptyFilterFacets(): FilterFacets {
+  return { domain: [], country: [], availability: [], cheapestId: null, dearestId: null };
 }
