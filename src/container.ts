@@ -12,6 +12,7 @@ import { tierLimits } from './accounts/tiers.js';
 import type { RateLimiter } from './limits/limiter.js';
 import { MemoryRateLimiter } from './limits/memory.js';
 import { RedisRateLimiter, requestPathRedis } from './limits/redis.js';
+import { AgentService } from './catalog/agent-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { CompareService } from './catalog/compare-service.js';
 import { FxService } from './catalog/fx-service.js';
@@ -50,6 +51,8 @@ export interface Container {
   views: ListingViews;
   products: ProductService;
   compare: CompareService;
+  /** The agent endpoints' use cases (V2). */
+  agents: AgentService;
   history: HistoryService;
   exports: ExportService;
   ingest: IngestService;
@@ -134,6 +137,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     void tail.poke();
     void bus.publish({ type: 'events' });
   });
+  const compare = new CompareService(catalog, views);
   let origin = config.publicUrl ?? listenOrigin(config.host, config.port);
   return {
     config, clock, store, fx, keys, auth, catalog, views,
@@ -148,7 +152,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     authGuard: new AuthGuard(quota, config.authFailuresPerMinute),
     registration: new RegistrationService(keys, store.keys, store.accounts, quota, mailer,
       { perIpPerHour: config.registrationPerIpPerHour, dailyCap: config.registrationDailyCap }, clock),
-    compare: new CompareService(catalog, views),
+    compare, agents: new AgentService(catalog, compare, views, store.catalog, now),
     history: new HistoryService(store.catalog, now),
     ingest: new IngestService(writes, () => fx.rates()),
     searchIndex, cache, tail, bus,
