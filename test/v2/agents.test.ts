@@ -364,6 +364,15 @@ describe('every agent route', () => {
     expect(r.json().error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
   });
 
+  it('a browser may send X-Session-Context (CORS preflight)', async () => {
+    const r = await h.app.inject({
+      method: 'OPTIONS', url: '/v2/agents/search',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,x-session-context' },
+    });
+    expect(r.statusCode).toBe(204);
+    expect(String(r.headers['access-control-allow-headers'])).toMatch(/X-Session-Context/);
+  });
+
   it('is in /openapi.json with its response schema', async () => {
     const doc = (await h.app.inject({ url: '/openapi.json' })).json();
     for (const [path, method] of [['/v2/agents/search', 'get'], ['/v2/agents/price-comparison', 'get'], ['/v2/agents/best-price', 'get'], ['/v2/agents/explore', 'get'],
