@@ -20,6 +20,7 @@ import { ExportService } from './catalog/export-service.js';
 import { HistoryService } from './catalog/history-service.js';
 import { IdResolver } from './catalog/id-resolver.js';
 import { ListingViews } from './catalog/listing-views.js';
+import { SignalsService } from './catalog/signals-service.js';
 import { ProductService } from './catalog/product-service.js';
 import { IngestService } from './catalog/ingest.js';
 import { IndexedSearch } from './catalog/search-index/indexed-search.js';
@@ -50,6 +51,8 @@ export interface Container {
   /** Listing views: group sizes, conversions and time-based signals resolved for presenters. */
   views: ListingViews;
   products: ProductService;
+  /** Decision signals of a page of listings (docs/signals.md); no demand counts are recorded yet. */
+  signals: SignalsService;
   compare: CompareService;
   /** The agent endpoints' use cases (V2). */
   agents: AgentService;
@@ -153,6 +156,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     registration: new RegistrationService(keys, store.keys, store.accounts, quota, mailer,
       { perIpPerHour: config.registrationPerIpPerHour, dailyCap: config.registrationDailyCap }, clock),
     compare, agents: new AgentService(catalog, compare, views, store.catalog, now),
+    signals: new SignalsService(store.catalog, fx, now),
     history: new HistoryService(store.catalog, now),
     ingest: new IngestService(writes, () => fx.rates()),
     searchIndex, cache, tail, bus,
