@@ -141,6 +141,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     void bus.publish({ type: 'events' });
   });
   const compare = new CompareService(catalog, views);
+  const signals = new SignalsService(store.catalog, fx, now);
   let origin = config.publicUrl ?? listenOrigin(config.host, config.port);
   return {
     config, clock, store, fx, keys, auth, catalog, views,
@@ -155,8 +156,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     authGuard: new AuthGuard(quota, config.authFailuresPerMinute),
     registration: new RegistrationService(keys, store.keys, store.accounts, quota, mailer,
       { perIpPerHour: config.registrationPerIpPerHour, dailyCap: config.registrationDailyCap }, clock),
-    compare, agents: new AgentService(catalog, compare, views, store.catalog, now),
-    signals: new SignalsService(store.catalog, fx, now),
+    compare, signals, agents: new AgentService(catalog, compare, views, signals, store.catalog, now),
     history: new HistoryService(store.catalog, now),
     ingest: new IngestService(writes, () => fx.rates()),
     searchIndex, cache, tail, bus,

@@ -1,19 +1,27 @@
 import type { Currency } from '../domain/currencies.js';
-import type { Listing } from '../domain/listing.js';
+import type { DecisionSignals } from '../domain/decision-signals.js';
+import type { Listing, PriceObservation } from '../domain/listing.js';
 import type { CatalogStore, ListingFilter, SortKey } from '../store/types.js';
 import type { CatalogService } from './catalog-service.js';
 import { byShownPrice, type CompareService, type ViewHighlights } from './compare-service.js';
 import type { ListingView, ListingViews } from './listing-views.js';
+import type { SignalsService } from './signals-service.js';
 
 /** One observed price, in the asked currency. */
 export interface PricePointView { price: string; currency: Currency; at: string }
 
-/** A page of listings for agents, with what the request asked to add to them. */
+/** A listing as agent records show it: its view, its decision signals, and its price history when asked. */
+export interface AgentItem {
+  view: ListingView;
+  signals: DecisionSignals;
+  /** Its prices over the last HISTORY_DAYS, oldest first; null when not asked. */
+  history: PricePointView[] | null;
+}
+
+/** A page of listings for agents. */
 export interface AgentPage {
-  items: ListingView[];
+  items: AgentItem[];
   total: number;
-  /** Each listing's prices over the history window, oldest first; null when not asked. */
-  history: Map<number, PricePointView[]> | null;
 }
 
 export interface AgentSearch {
@@ -36,7 +44,10 @@ export const HISTORY_POINTS = 100;
 /** Trending listings grouped into categories (docs/api.md, V2 agent trending). */
 export const TRENDING_POOL = 200;
 
-export interface TrendingCategory { category: string | null; count: number; items: ListingView[] }
+export interface TrendingCategory { category: string | null; count: number; items: AgentItem[] }
+
+/** bulk-compare: the best value among the listings compared (the highest value_score; ties go to the cheaper). */
+export interface BestValue { item: AgentItem; valueScore: number }
 
 /** The agent endpoints' use cases (spec 4.4) over search, comparison, sampling and trending. */
 export class AgentService {
@@ -44,7 +55,8 @@ export class AgentService {
     private readonly catalog: CatalogService,
     private readonly compare: CompareService,
     private readonly views: ListingViews,
-    private readonly store: Pick<CatalogStore, 'sample' | 'observations'>,
+    private readonly signals: Pick<SignalsService, 'of'>,
+    private readonly store: Pick<CatalogStore, 'sample' | 'observationsFor'>,
     private readonly now: () => Date,
   ) {}
 
@@ -66,8 +78,7 @@ export class AgentService {
       // a page that the preferred listings fill still needs the others' total: one listing read for it
       Math.max(1, q.limit - first.items.length), Math.max(0, q.offset - first.total),
     );
-    const items = [...first.items, ...rest.items].slice(0, q.limit);
-    return this.page(items, first.total + rest.total, q.currency, q.history);
+    return this.page([...first.items, ...rest.items].slice(0, q.limit), first.total + rest.total, q.currency, q.history);
   }
 
   /** A reproducible random page: the listings `offset` to `offset + limit` of the seed's draw. */
@@ -83,8 +94,8 @@ export class AgentService {
    */
   async cheapest(text: string, filter: ListingFilter, limit: number, currency: Currency): Promise<AgentPage & { highlights: ViewHighlights }> {
     const r = await this.catalog.search({ text, filter, sort: 'price_asc', limit, offset: 0 }, { currency });
-    const items = [...r.items].sort(byShownPrice);
-    return { ...(await this.page(items, r.total, currency, false)), highlights: this.compare.viewHighlights(items) };
+    const views = [...r.items].sort(byShownPrice);
+    return { ...(await this.page(views, r.total, currency, false)), highlights: this.compare.viewHighlights(views) };
   }
 
   /** Listings by id in the order asked (each once); ids no listing has are listed. */
@@ -94,6 +105,21 @@ export class AgentService {
     const listings = unique.map((id) => found.get(id)).filter((l): l is Listing => l !== undefined);
     const page = await this.page(await this.views.of(listings, { currency }), listings.length, currency, history);
     return { ...page, notFound: unique.filter((id) => !found.has(id)) };
+  }
+
+  /**
+   * Listings by id side by side (bulk-compare): by the price they show in `currency`, with the
+   * cheapest, the best rated and the best value among them; ids no listing has are listed.
+   */
+  async bulk(ids: number[], currency: Currency): Promise<AgentPage & { notFound: number[]; highlights: ViewHighlights; bestValue: BestValue | null }> {
+    const r = await this.compare.bulk(ids, currency);
+    const page = await this.page(r.views, r.views.length, currency, false);
+    let bestValue: BestValue | null = null;
+    for (const item of page.items) {
+      const score = item.signals.agentInsights.valueScore;
+      if (score !== null && (!bestValue || score > bestValue.valueScore)) bestValue = { item, valueScore: score };
+    }
+    return { ...page, notFound: r.notFound, highlights: r.highlights, bestValue };
   }
 
   /**
@@ -113,29 +139,32 @@ export class AgentService {
     const chosen = [...byCategory.entries()]
       .sort(([a, la], [b, lb]) => lb.length - la.length || (a ?? '\uffff').localeCompare(b ?? '\uffff'))
       .slice(0, categories);
-    const views = await this.views.of(chosen.flatMap(([, list]) => list.slice(0, perCategory)), { currency });
-    const byId = new Map(views.map((v) => [v.listing.id, v]));
+    const page = await this.page(await this.views.of(chosen.flatMap(([, list]) => list.slice(0, perCategory)), { currency }), 0, currency, false);
+    const byId = new Map(page.items.map((item) => [item.view.listing.id, item]));
     return {
       total: r.total,
       groups: chosen.map(([category, list]) => ({ category, count: list.length, items: list.slice(0, perCategory).map((l) => byId.get(l.id)!) })),
     };
   }
 
-  private async page(items: ListingView[], total: number, currency: Currency, history: boolean): Promise<AgentPage> {
-    return { items, total, history: history ? await this.history(items.map((v) => v.listing), currency) : null };
+  /** Views with their signals (one batch of reads for the page) and, when asked, their price history (one more). */
+  private async page(views: ListingView[], total: number, currency: Currency, history: boolean): Promise<AgentPage> {
+    const listings = views.map((v) => v.listing);
+    const [signals, prices] = await Promise.all([this.signals.of(listings, currency), history ? this.history(listings, currency) : null]);
+    return { total, items: views.map((view, i) => ({ view, signals: signals[i], history: prices ? (prices.get(view.listing.id) ?? []) : null })) };
   }
 
-  /** The last HISTORY_DAYS of each listing's observed prices, in `currency`, oldest first. */
+  /** The last HISTORY_DAYS of each listing's observed prices (the newest HISTORY_POINTS), in `currency`, oldest first; one read. */
   private async history(listings: Listing[], currency: Currency): Promise<Map<number, PricePointView[]>> {
     const since = new Date(this.now().getTime() - HISTORY_DAYS * 86400_000).toISOString();
+    const read = listings.length ? await this.store.observationsFor(listings.map((l) => l.id), since) : new Map<number, PriceObservation[]>();
     const out = new Map<number, PricePointView[]>();
-    await Promise.all(listings.map(async (l) => {
-      const { entries } = await this.store.observations(l.id, since, { limit: HISTORY_POINTS, offset: 0 });
-      out.set(l.id, entries.reverse().map((e) => {
+    for (const [id, entries] of read) {
+      out.set(id, entries.filter((e) => e.observedAt >= since).slice(-HISTORY_POINTS).map((e) => {
         const shown = this.views.convert(e.price, e.currency, currency);
         return { price: shown.amount, currency: shown.currency, at: e.observedAt };
       }));
-    }));
+    }
     return out;
   }
 }

@@ -57,9 +57,26 @@ describe('GET /v2/agents/search', () => {
   it('the four include switches add their fields; price history is in the response currency, oldest first', async () => {
     const r = (await get('/v2/agents/search?q=galaxy&source=shopee_sg&currency=MYR&include_agent_insights=true&include_price_history=true&include_availability_prediction=true&include_competitor_count=true')).json();
     const a55 = r.results.find((x: Rec) => x.sku === 'SG-A55');
-    expect(a55).toMatchObject({ availability_prediction: 'in_stock', competitor_count: 3, agent_insights: null, currency: 'MYR' });
+    expect(a55).toMatchObject({ availability_prediction: 'in_stock', competitor_count: 3, currency: 'MYR' });
+    expect(a55.agent_insights).toEqual({ buybox_winner: false, value_score: expect.any(Number), recommendation_reason: expect.stringContaining('MYR 1599.00') });
     expect(a55.price_history.map((p: { observed_at: string }) => p.observed_at)).toEqual(['2026-11-10T10:00:00.000Z', '2026-11-20T10:00:00.000Z']);
     expect(a55.price_history[1]).toEqual({ price: a55.price, currency: 'MYR', observed_at: '2026-11-20T10:00:00.000Z' });
+  });
+
+  it('decision signals: the buy box is the cheapest offer of the match group, in the response currency; trend from the stored history', async () => {
+    const r = (await get('/v2/agents/search?q=galaxy%20a55&currency=MYR&include_agent_insights=true')).json();
+    const by = Object.fromEntries(r.results.map((x: Rec) => [x.sku, x]));
+    for (const sku of ['SG-A55', 'MY-A55', 'US-A55', 'SG-A55-LZ']) expect(by[sku].buybox_price).toBe('1599.00');
+    expect(by['MY-A55'].agent_insights.buybox_winner).toBe(true);
+    expect(by['SG-A55'].agent_insights.buybox_winner).toBe(false);
+    expect(by['SG-A55']).toMatchObject({ price_trend: 'down', price_change_percentage: -5.67 });
+    for (const x of r.results) {
+      expect(x.buybox_confidence).toBeGreaterThan(0);
+      expect(x.buybox_confidence).toBeLessThanOrEqual(1);
+      expect(x.demand_score).toBeGreaterThanOrEqual(0);
+      expect(x.demand_score).toBeLessThanOrEqual(1);
+      expect(x.seasonal_factor).toBeNull(); // under 180 days of history
+    }
   });
 
   it('a listing whose stock is unknown shows stock_level and availability_prediction null', async () => {
@@ -304,12 +321,16 @@ describe('POST /v2/agents/bulk-compare', () => {
     expect(Object.keys(r)).toEqual(['results', 'total_products', 'comparison_summary', 'not_found']);
     expect(skus(r)).toEqual(['SG-MYSTERY', 'SG-KETTLE', 'MY-A55', 'SG-A55']);
     expect(r.total_products).toBe(4);
-    expect(r.results[0]).toMatchObject({ currency: 'MYR', url: expect.any(String), data_freshness: expect.any(String), competitor_count: 0, agent_insights: null });
+    expect(r.results[0]).toMatchObject({ currency: 'MYR', url: expect.any(String), data_freshness: expect.any(String), competitor_count: 0, buybox_price: r.results[0].price });
+    // the kettle is out of stock: no offer, so no buy box and no value score
+    expect(r.results[1]).toMatchObject({ sku: 'SG-KETTLE', buybox_price: null, agent_insights: { buybox_winner: false, value_score: null } });
+    const best = [...r.results].filter((x) => x.agent_insights.value_score !== null).sort((a, b) => b.agent_insights.value_score - a.agent_insights.value_score)[0];
     expect(r.comparison_summary).toEqual({
       cheapest_product: { id: id['SG-MYSTERY'], title: 'Mystery gadget refurbished', price: r.results[0].price, currency: 'MYR', source: 'qoo10_sg' },
       best_rated_product: { id: id['MY-A55'], title: expect.any(String), rating: 4.8, source: 'lazada_my' },
-      best_value_product: null,
+      best_value_product: { id: best.id, title: best.title, value_score: best.agent_insights.value_score, reason: best.agent_insights.recommendation_reason },
     });
+    expect(best.sku).toBe('MY-A55');
     expect(r.not_found).toEqual([999999]);
   });
 

@@ -31,11 +31,11 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
       },
     }, async (req) => {
       const b = req.body;
-      const r = await c.compare.bulk(b.product_ids, b.target_currency);
+      const r = await c.agents.bulk(b.product_ids, b.target_currency);
       const all = { availability: true, competitors: true, insights: true };
       return {
-        results: r.views.map((v) => pickFields(presentAgentRecord(v, all), b.include_fields)),
-        total_products: r.views.length, comparison_summary: presentBulkSummary(r.highlights), not_found: r.notFound,
+        results: r.items.map((item) => pickFields(presentAgentRecord(item, all), b.include_fields)),
+        total_products: r.items.length, comparison_summary: presentBulkSummary(r.highlights, r.bestValue), not_found: r.notFound,
       };
     });
 
@@ -48,7 +48,7 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
       const b = req.body;
       const r = await c.agents.lookup(b.product_ids, b.target_currency, b.include_price_history);
       return {
-        results: r.items.map((v) => presentAgentRecord(v, { metadata: b.include_metadata, affiliate: b.affiliate_links, history: r.history?.get(v.listing.id) })),
+        results: r.items.map((item) => presentAgentRecord(item, { metadata: b.include_metadata, affiliate: b.affiliate_links })),
         total: r.items.length, has_more: false,
         errors: r.notFound.map((id) => ({ product_id: id, code: 'NOT_FOUND', message: `Product ${id} not found.` })),
       };

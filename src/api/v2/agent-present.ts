@@ -1,4 +1,4 @@
-import type { PricePointView } from '../../catalog/agent-service.js';
+import type { AgentItem, BestValue } from '../../catalog/agent-service.js';
 import type { Diff, ViewHighlights } from '../../catalog/compare-service.js';
 import type { ListingView } from '../../catalog/listing-views.js';
 import { decimalsOf } from '../../domain/currencies.js';
@@ -7,13 +7,11 @@ import { presentBatchRecord, stockLevelV2 } from './present.js';
 
 /** Presenters of the V2 agent endpoints: pure functions from views to agent records and summaries. */
 
-/** What an agent record adds besides the fields every one has (agent search's include_* switches). */
+/** What an agent record adds besides the fields every one has (agent search's include_* switches, batch-lookup's options). */
 export interface AgentIncludes {
   insights?: boolean;
   availability?: boolean;
   competitors?: boolean;
-  /** The listing's price history, when it was asked for. */
-  history?: PricePointView[] | null;
   metadata?: boolean;
   /** false: affiliate_url null (batch-lookup affiliate_links=false). */
   affiliate?: boolean;
@@ -23,28 +21,30 @@ const shown = (v: ListingView) => v.converted ?? { amount: v.listing.price, curr
 const rating = (v: ListingView) => (v.listing.rating === null ? null : Number(v.listing.rating));
 
 /**
- * The agent record (spec 2.2). Signals that cannot be derived yet are null, never a placeholder:
- * buybox_price, buybox_confidence, price_change_percentage, demand_score, seasonal_factor and
- * agent_insights (docs/api.md).
+ * The agent record (spec 2.2): the batch record and the decision signals (domain/decision-signals.ts),
+ * each null where its rule cannot derive it; price_history when the item carries it.
  */
-export function presentAgentRecord(v: ListingView, inc: AgentIncludes = {}) {
-  const l = v.listing;
-  const prediction = v.availabilityPrediction;
+export function presentAgentRecord(item: AgentItem, inc: AgentIncludes = {}) {
+  const { view: v, signals: s } = item;
   return {
     ...presentBatchRecord(v, { metadata: inc.metadata ?? false, affiliate: inc.affiliate }),
-    data_freshness: l.lastCheckedAt,
-    confidence_score: v.confidence,
-    price_trend: l.priceTrend,
-    buybox_price: null,
-    buybox_confidence: null,
-    price_change_percentage: null,
-    demand_score: null,
-    seasonal_factor: null,
-    ...(inc.availability ? { availability_prediction: prediction === 'unknown' ? null : prediction } : {}),
-    ...(inc.competitors ? { competitor_count: v.competitorCount } : {}),
-    ...(inc.insights ? { agent_insights: null } : {}),
-    ...(inc.history ? { price_history: inc.history.map((p) => ({ price: p.price, currency: p.currency, observed_at: p.at })) } : {}),
+    data_freshness: s.dataFreshness.checkedAt,
+    confidence_score: s.confidenceScore,
+    price_trend: s.priceTrend,
+    buybox_price: s.buyboxPrice,
+    buybox_confidence: s.buyboxConfidence,
+    price_change_percentage: s.priceChangePercentage,
+    demand_score: s.demandScore,
+    seasonal_factor: s.seasonalFactor,
+    ...(inc.availability ? { availability_prediction: s.availabilityPrediction === 'unknown' ? null : s.availabilityPrediction } : {}),
+    ...(inc.competitors ? { competitor_count: s.competitorCount } : {}),
+    ...(inc.insights ? { agent_insights: presentInsights(item) } : {}),
+    ...(item.history ? { price_history: item.history.map((p) => ({ price: p.price, currency: p.currency, observed_at: p.at })) } : {}),
   };
+}
+
+function presentInsights({ signals: { agentInsights: i } }: AgentItem) {
+  return { buybox_winner: i.buyboxWinner, value_score: i.valueScore, recommendation_reason: i.recommendationReason };
 }
 
 /** Agent price comparison highlights (spec 2.5): each null when nothing qualifies. */
@@ -98,8 +98,8 @@ export function pickFields<R extends { id: number }>(record: R, fields: readonly
   return out as Partial<R> & { id: number };
 }
 
-/** bulk-compare's comparison_summary (spec 4.4): each null when nothing qualifies. best_value_product waits for value_score. */
-export function presentBulkSummary(h: ViewHighlights) {
+/** bulk-compare's comparison_summary (spec 4.4): each null when nothing qualifies. */
+export function presentBulkSummary(h: ViewHighlights, best: BestValue | null) {
   return {
     cheapest_product: h.cheapest
       ? { id: h.cheapest.listing.id, title: h.cheapest.listing.title, price: shown(h.cheapest).amount, currency: shown(h.cheapest).currency, source: h.cheapest.listing.source }
@@ -107,6 +107,8 @@ export function presentBulkSummary(h: ViewHighlights) {
     best_rated_product: h.bestRated
       ? { id: h.bestRated.listing.id, title: h.bestRated.listing.title, rating: rating(h.bestRated)!, source: h.bestRated.listing.source }
       : null,
-    best_value_product: null,
+    best_value_product: best
+      ? { id: best.item.view.listing.id, title: best.item.view.listing.title, value_score: best.valueScore, reason: best.item.signals.agentInsights.recommendationReason }
+      : null,
   };
 }

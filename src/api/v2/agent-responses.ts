@@ -9,9 +9,11 @@ const NS = Nullable(Type.String());
 const Int = Type.Integer();
 const NNum = (description: string) => Nullable(Type.Number({ description }));
 
-export const AgentInsights = Nullable(Type.Object({
-  buybox_winner: Type.Boolean(), value_score: Type.Number(), recommendation_reason: S,
-}, { description: 'null until it can be derived (docs/api.md)' }));
+export const AgentInsights = Type.Object({
+  buybox_winner: Type.Boolean({ description: 'an offer no offer of its match group undercuts' }),
+  value_score: NNum('0 to 1; null without a buy-box price to compare with'),
+  recommendation_reason: Type.String({ description: 'plain words citing the numbers' }),
+});
 
 export const PricePoint = Type.Object({ price: S, currency: S, observed_at: S }, { description: 'one observed price, in the response currency' });
 

@@ -34,9 +34,8 @@ export function agentRoutes(c: Container): FastifyPluginAsync {
       return {
         query: q.q, total: page.total, limit: q.limit, offset, has_more: end < page.total,
         next_cursor: nextAgentCursor(end, page.total, r.fingerprint), applied: r.applied,
-        results: page.items.map((v) => presentAgentRecord(v, {
+        results: page.items.map((item) => presentAgentRecord(item, {
           insights: q.include_agent_insights, availability: q.include_availability_prediction, competitors: q.include_competitor_count,
-          history: page.history?.get(v.listing.id),
         })),
       };
     });
@@ -50,7 +49,7 @@ export function agentRoutes(c: Container): FastifyPluginAsync {
       const q = req.query;
       const r = await c.agents.cheapest(q.product_name, clean({ categoryLike: q.category }), q.limit, q.currency);
       if (!r.items.length) throw new DomainError('NOT_FOUND', `No products found for "${q.product_name}".`, { product_name: q.product_name });
-      return { query: q.product_name, total: r.total, limit: q.limit, results: r.items.map((v) => presentAgentRecord(v)), highlights: presentAgentHighlights(r.highlights) };
+      return { query: q.product_name, total: r.total, limit: q.limit, results: r.items.map((item) => presentAgentRecord(item)), highlights: presentAgentHighlights(r.highlights) };
     });
 
     app.get('/v2/agents/best-price', {
@@ -58,7 +57,7 @@ export function agentRoutes(c: Container): FastifyPluginAsync {
     }, async (req) => {
       const q = req.query;
       const r = await c.agents.cheapest(q.product_name, clean({ categoryLike: q.category }), q.limit, q.currency);
-      return { query: q.product_name, total: r.total, limit: q.limit, results: r.items.map((v) => presentAgentRecord(v)) };
+      return { query: q.product_name, total: r.total, limit: q.limit, results: r.items.map((item) => presentAgentRecord(item)) };
     });
 
     app.get('/v2/agents/explore', {
@@ -73,7 +72,7 @@ export function agentRoutes(c: Container): FastifyPluginAsync {
       const r = await c.agents.explore(clean({ categoryLike: q.category }), q.limit, q.offset, seed, q.currency);
       const end = q.offset + q.limit;
       const hasMore = r.drawn === end && end < r.total && end <= EXPLORE_MAX_OFFSET;
-      return { total: r.total, limit: q.limit, offset: q.offset, has_more: hasMore, seed, results: r.items.map((v) => presentAgentRecord(v)) };
+      return { total: r.total, limit: q.limit, offset: q.offset, has_more: hasMore, seed, results: r.items.map((item) => presentAgentRecord(item)) };
     });
 
     app.get('/v2/agents/trending', {
@@ -86,7 +85,7 @@ export function agentRoutes(c: Container): FastifyPluginAsync {
       const r = await c.agents.trendingByCategory(clean({ categoryLike: q.category }), q.limit, q.categories, q.currency);
       return {
         category: q.category ?? null, total: r.total,
-        categories: r.groups.map((g) => ({ category: g.category, count: g.count, results: g.items.map((v) => presentAgentRecord(v)) })),
+        categories: r.groups.map((g) => ({ category: g.category, count: g.count, results: g.items.map((item) => presentAgentRecord(item)) })),
       };
     });
   };
