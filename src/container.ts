@@ -13,6 +13,7 @@ import type { RateLimiter } from './limits/limiter.js';
 import { MemoryRateLimiter } from './limits/memory.js';
 import { RedisRateLimiter, requestPathRedis } from './limits/redis.js';
 import { ActivityService } from './catalog/activity-service.js';
+import { AgentService } from './catalog/agent-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { ClickService } from './catalog/click-service.js';
 import { CompareService } from './catalog/compare-service.js';
@@ -21,6 +22,7 @@ import { ExportService } from './catalog/export-service.js';
 import { HistoryService } from './catalog/history-service.js';
 import { IdResolver } from './catalog/id-resolver.js';
 import { ListingViews } from './catalog/listing-views.js';
+import { SignalsService } from './catalog/signals-service.js';
 import { ProductService } from './catalog/product-service.js';
 import { IngestService } from './catalog/ingest.js';
 import { IndexedSearch } from './catalog/search-index/indexed-search.js';
@@ -51,7 +53,11 @@ export interface Container {
   /** Listing views: group sizes, conversions and time-based signals resolved for presenters. */
   views: ListingViews;
   products: ProductService;
+  /** Decision signals of a page of listings (docs/signals.md); no demand counts are recorded yet. */
+  signals: SignalsService;
   compare: CompareService;
+  /** The agent endpoints' use cases (V2). */
+  agents: AgentService;
   history: HistoryService;
   exports: ExportService;
   ingest: IngestService;
@@ -141,6 +147,9 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     void bus.publish({ type: 'events' });
   });
   const activity = new ActivityService(store.activity);
+  const compare = new CompareService(catalog, views);
+  // Demand reads the clicks surface B records (docs/signals.md).
+  const signals = new SignalsService(store.catalog, fx, now, { clicksFor: (ids, since) => store.activity.clickCounts(ids, since) });
   let origin = config.publicUrl ?? listenOrigin(config.host, config.port);
   return {
     config, clock, store, fx, keys, auth, catalog, views,
@@ -155,7 +164,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     authGuard: new AuthGuard(quota, config.authFailuresPerMinute),
     registration: new RegistrationService(keys, store.keys, store.accounts, quota, mailer,
       { perIpPerHour: config.registrationPerIpPerHour, dailyCap: config.registrationDailyCap }, clock),
-    compare: new CompareService(catalog, views),
+    compare, signals, agents: new AgentService(catalog, compare, views, signals, store.catalog, now),
     history: new HistoryService(store.catalog, now),
     ingest: new IngestService(writes, () => fx.rates()),
     activity,

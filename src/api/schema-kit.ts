@@ -27,9 +27,10 @@ export function Str(opts: { minLength?: number; maxLength: number; pattern?: str
 
 /** A primitive schema that also takes null (`type: [t, 'null']`, which serializers and validators read fastest). */
 export function Nullable<T extends TSchema>(schema: T) {
-  const s = schema as unknown as { type?: string | string[] };
+  const s = schema as unknown as { type?: string | string[]; enum?: unknown[] };
   const type = Array.isArray(s.type) ? s.type : [s.type ?? 'object'];
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [...type, 'null'] });
+  // An enumeration takes null only when null is one of its values.
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [...type, 'null'], ...(s.enum ? { enum: [...s.enum, null] } : {}) });
 }
 
 /** Parameters a query may carry on every route: the key (spec 5.2) and any `_`-prefixed cache buster (spec 8.3). */

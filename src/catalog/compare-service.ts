@@ -47,9 +47,11 @@ export interface Diff {
   identicalFields: DiffField[];
   cheapestId: number;
   mostExpensiveId: number;
-  /** In SGD, exact. */
+  /** Dearest minus cheapest price as shown (in `spreadCurrency`), exact. */
   priceSpread: Big;
-  priceSpreadPct: number;
+  spreadCurrency: Currency;
+  /** The spread as a percentage of the cheapest price, 2 decimals; null when that price is zero or unknown. */
+  priceSpreadPct: number | null;
   /** The listings share one image URL: the only image evidence there is (images are not fetched). */
   sameImageUrl: boolean;
 }
@@ -57,6 +59,26 @@ export interface Diff {
 export interface PriceBounds { minSgdMinor?: number; maxSgdMinor?: number }
 
 const sgd = (l: Listing) => (l.priceSgd === null ? null : new Big(l.priceSgd));
+
+/** The price a view shows: in the currency it was asked in, else the SGD price; null when unknown. */
+export function shownPrice(v: ListingView): Big | null {
+  return v.converted ? new Big(v.converted.amount) : sgd(v.listing);
+}
+
+/** Views in the order of the prices they show, unknown prices last, ties by id. */
+export function byShownPrice(a: ListingView, b: ListingView): number {
+  const pa = shownPrice(a);
+  const pb = shownPrice(b);
+  if (!pa || !pb) return pa ? -1 : pb ? 1 : a.listing.id - b.listing.id;
+  return pa.cmp(pb) || a.listing.id - b.listing.id;
+}
+
+/** What stands out among views, by the prices they show (V2 comparisons); each null when nothing qualifies. */
+export interface ViewHighlights {
+  cheapest: ListingView | null;
+  bestRated: ListingView | null;
+  fastestShipping: ListingView | null;
+}
 
 /** Price order with listings whose price is unknown last. */
 export function byPrice(a: Listing, b: Listing): number {
@@ -123,14 +145,42 @@ export class CompareService {
     };
   }
 
-  /** Side-by-side field differences of the listings `ids` name; null when fewer than 2 of them exist. */
-  async diff(ids: number[]): Promise<{ diff: Diff | null; notFound: number[] }> {
+  /** highlights over views: the cheapest by shown price; ties of rating go to more reviews, then the cheaper. */
+  viewHighlights(views: ListingView[]): ViewHighlights {
+    const ordered = [...views].sort(byShownPrice);
+    const rated = ordered.filter((v) => v.listing.rating !== null);
+    const shipped = ordered.filter((v) => v.listing.shippingDays !== null);
+    const rating = (v: ListingView) => new Big(v.listing.rating!);
+    return {
+      cheapest: ordered.find((v) => shownPrice(v) !== null) ?? null,
+      bestRated: rated.length ? [...rated].sort((a, b) => rating(b).cmp(rating(a)) || (b.listing.reviewCount ?? 0) - (a.listing.reviewCount ?? 0))[0] : null,
+      fastestShipping: shipped.length ? [...shipped].sort((a, b) => a.listing.shippingDays! - b.listing.shippingDays!)[0] : null,
+    };
+  }
+
+  /**
+   * Several listings by id side by side (V2 bulk compare): in `currency`, by the price they show,
+   * with the cheapest and best rated among them; ids no listing has are listed, not dropped.
+   */
+  async bulk(ids: number[], currency: Currency): Promise<{ views: ListingView[]; notFound: number[]; highlights: ViewHighlights }> {
+    const listings = await this.catalog.getMany([...new Set(ids)]);
+    const known = new Set(listings.map((l) => l.id));
+    const views = (await this.views.of(listings, { currency })).sort(byShownPrice);
+    return { views, notFound: [...new Set(ids)].filter((id) => !known.has(id)), highlights: this.viewHighlights(views) };
+  }
+
+  /**
+   * Side-by-side field differences of the listings `ids` name; null when fewer than 2 of them exist.
+   * Ranked by the price shown: in `currency` when one is asked (V2, current rates), else SGD.
+   */
+  async diff(ids: number[], opts: { currency?: Currency } = {}): Promise<{ diff: Diff | null; notFound: number[] }> {
     const listings = await this.catalog.getMany([...new Set(ids)]);
     const known = new Set(listings.map((l) => l.id));
     const notFound = ids.filter((id) => !known.has(id));
     if (listings.length < 2) return { diff: null, notFound };
-    const ranked = [...listings].sort(byPrice);
-    const rank = new Map(ranked.map((l, i) => [l.id, i + 1]));
+    const views = await this.views.of(listings, { currency: opts.currency });
+    const ranked = [...views].sort(byShownPrice);
+    const rank = new Map(ranked.map((v, i) => [v.listing.id, i + 1]));
     const fieldDiffs = DIFF_FIELDS.map((field) => {
       const values = listings.map((l) => l[field]);
       const first = JSON.stringify(values[0] ?? null);
@@ -138,20 +188,20 @@ export class CompareService {
     });
     const cheapest = ranked[0];
     const dearest = ranked[ranked.length - 1];
-    const lo = sgd(cheapest) ?? new Big(0);
-    const hi = sgd(dearest) ?? lo;
-    const spread = hi.minus(lo);
-    const views = await this.views.of(listings);
+    const lo = shownPrice(cheapest);
+    const hi = shownPrice(dearest) ?? lo;
+    const spread = lo && hi ? hi.minus(lo) : new Big(0);
     return {
       notFound,
       diff: {
         products: views.map((view) => ({ view, priceRank: rank.get(view.listing.id)! })),
         fieldDiffs: fieldDiffs.filter((f) => !f.allIdentical),
         identicalFields: fieldDiffs.filter((f) => f.allIdentical).map((f) => f.field),
-        cheapestId: cheapest.id,
-        mostExpensiveId: dearest.id,
+        cheapestId: cheapest.listing.id,
+        mostExpensiveId: dearest.listing.id,
         priceSpread: spread,
-        priceSpreadPct: lo.eq(0) ? 0 : Number(spread.div(lo).times(100).round(2).toFixed(2)),
+        spreadCurrency: opts.currency ?? 'SGD',
+        priceSpreadPct: !lo || lo.eq(0) ? null : Number(spread.div(lo).times(100).round(2).toFixed(2)),
         sameImageUrl: new Set(listings.map((l) => l.imageUrl)).size === 1,
       },
     };

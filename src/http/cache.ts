@@ -72,7 +72,9 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
     reply.header('Cache-Control', `private, max-age=${seconds}`);
     const body = req.method === 'POST' ? JSON.stringify(req.body ?? null) : '';
     const owner = config.cachePerKey ? ` k${req.principal?.keyId ?? '-'}` : '';
-    req.cacheKey = `${req.method} ${config.surface}${owner} ${withoutCredentials(req.url)} ${body}`;
+    // What else the answer depends on besides the URL (V2 region=auto reads the request headers).
+    const vary = config.cacheVary ? ` v${config.cacheVary(req)}` : '';
+    req.cacheKey = `${req.method} ${config.surface}${owner}${vary} ${withoutCredentials(req.url)} ${body}`;
     const hit = cache.get(req.cacheKey);
     if (hit) {
       req.cacheNote = hit.note;

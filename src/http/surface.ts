@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 /** Which wire shape a request is answered in; decides envelopes and presenters. */
 export type Surface = 'v1a' | 'v1b' | 'v2' | 'account' | 'meta';
 
@@ -10,5 +11,7 @@ declare module 'fastify' {
     cacheSeconds?: number;
     /** The cached answer is the key's own (it carries per-key links): cached per key id, never shared. */
     cachePerKey?: boolean;
+    /** Anything else the answer depends on, read from the request (a header); part of the cache key. */
+    cacheVary?: (req: FastifyRequest) => string;
   }
 }

@@ -1,3 +1,4 @@
+import type { GroupOffers } from '../domain/buybox.js';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
 import type { NormalizedRecord, IngestOutcome } from '../domain/ingest-record.js';
@@ -149,6 +150,17 @@ export interface CatalogStore {
   groupStats(groupIds: number[]): Promise<Map<number, GroupStats>>;
   /** The listings matching the filter whose price changed at or after `since` (ISO), in no order: what trending ranks. */
   priceMoves(since: string, filter: ListingFilter): Promise<PriceMove[]>;
+  /**
+   * Each match group's size, offer count and cheapest offer, in one read for all of them: exactly
+   * `groupOffersOf` (domain/buybox.ts) over its members, an offer being a listing checked at or
+   * after `offeredSince` (not out of stock, priced above 0). Groups without a listing are absent.
+   */
+  groupOffers(groupIds: number[], offeredSince: string): Promise<Map<number, GroupOffers>>;
+  /**
+   * Each listing's price observations at or after `since`, preceded by its last one before `since`
+   * (the price in force then), oldest first, in one read for all of them. A listing without any is absent.
+   */
+  observationsFor(listingIds: number[], since: string): Promise<Map<number, PriceObservation[]>>;
 }
 
 /** What a search index keeps of a listing: the text it matches and every column search filters or sorts on. */

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shippedRates } from '../../src/catalog/fx-service.js';
+import { groupOffersOf, offerOfListing, offeredSince } from '../../src/domain/buybox.js';
 import { docOf } from '../../src/catalog/search-index/indexed-search.js';
 import { IngestService } from '../../src/catalog/ingest.js';
 import type { SearchQuery, Store } from '../../src/store/types.js';
@@ -236,6 +237,50 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       const cats = await store.catalog.categories();
       expect(cats.find((c) => c.path.join('/') === 'Electronics/Mobile Phones/Smartphones')?.count).toBe(4);
       expect(cats).toHaveLength(3);
+    });
+
+    it('groupOffers: every group of a page in one read, exactly groupOffersOf over its members', async () => {
+      const a55 = (over: Record<string, unknown>) => rec({ title: 'Samsung Galaxy A55 5G 128GB Navy', ...over });
+      await ingest(store, [
+        ...FIXTURE,
+        // Tied with A2 at the lowest price and checked later: it holds the box.
+        a55({ sku: 'A3', source: 'amazon_sg', price: '479.00', observed_at: at(20, 11) }),
+        // Cheaper, but out of stock, or not seen for over 30 days: no offers.
+        a55({ sku: 'A4', source: 'qoo10_sg', price: '399.00', in_stock: false }),
+        a55({ sku: 'A5', source: 'carousell_sg', price: '299.00', observed_at: '2026-10-01T10:00:00.000Z' }),
+      ]);
+      const now = new Date('2026-11-20T12:00:00.000Z');
+      const all = await store.catalog.getMany(Array.from({ length: 20 }, (_, i) => i + 1));
+      const groupIds = [...new Set(all.map((l) => l.groupId))];
+      // Ids past the end and more of them than one SQLite statement takes change nothing.
+      const found = await store.catalog.groupOffers([...groupIds, ...Array.from({ length: 600 }, (_, i) => 10_000 + i), groupIds[0]], offeredSince(now));
+      expect([...found.keys()].sort()).toEqual(groupIds.slice().sort());
+      for (const g of groupIds) {
+        const members = all.filter((l) => l.groupId === g).map((l) => ({ ...offerOfListing(l), inStock: l.inStock }));
+        expect(found.get(g)).toEqual(groupOffersOf(members, now));
+      }
+      const phone = found.get(all[0].groupId)!;
+      expect(phone.size).toBe(5);
+      expect(phone.offers).toBe(3);
+      expect(phone.cheapest).toEqual({ listingId: 6, price: '479.00', currency: 'SGD', priceSgdMinor: 47900, lastCheckedAt: at(20, 11) });
+      const iphone = found.get(all[2].groupId)!;
+      expect(iphone).toEqual({ size: 1, offers: 0, cheapest: null });
+      expect(await store.catalog.groupOffers([], offeredSince(now))).toEqual(new Map());
+    });
+
+    it('observationsFor: each listing\'s observations since a time and the one in force then, in one read', async () => {
+      await ingest(store, [rec({ price: '499.00', observed_at: at(1) }), rec({ sku: 'X2', source: 'lazada_sg', price: '10.00', observed_at: at(2) })]);
+      await ingest(store, [rec({ price: '449.00', observed_at: at(5) }), rec({ price: '429.00', observed_at: at(10) }), rec({ price: '439.00', observed_at: at(12) })]);
+      const pairs = (m: Map<number, Array<{ observedAt: string; price: string }>>, id: number) => m.get(id)?.map((o) => [o.observedAt, o.price]);
+      const found = await store.catalog.observationsFor([1, 2, 99, 1, ...Array.from({ length: 600 }, (_, i) => 1000 + i)], at(6));
+      expect(pairs(found, 1)).toEqual([[at(5), '449.00'], [at(10), '429.00'], [at(12), '439.00']]);
+      expect(pairs(found, 2)).toEqual([[at(2), '10.00']]);
+      expect(found.get(2)![0]).toEqual({ listingId: 2, observedAt: at(2), price: '10.00', currency: 'SGD', source: 'lazada_sg' });
+      expect([...found.keys()].sort()).toEqual([1, 2]);
+      expect(pairs(await store.catalog.observationsFor([1], at(1)), 1)).toHaveLength(4);
+      // One at `since` itself is one of those since; the last before is still read.
+      expect(pairs(await store.catalog.observationsFor([1], at(5)), 1)).toEqual([[at(1), '499.00'], [at(5), '449.00'], [at(10), '429.00'], [at(12), '439.00']]);
+      expect(await store.catalog.observationsFor([], at(1))).toEqual(new Map());
     });
 
     it('fx replace keeps one table', async () => {

@@ -112,3 +112,24 @@ describe('X-Session-Context', () => {
     }
   });
 });
+
+describe('caching and accessories across V2', () => {
+  it('a cached /v2/search answer is not served to a request whose headers give another region', async () => {
+    const us = await get('/v2/search?q=samsung+galaxy&_v=vary', { 'cf-ipcountry': 'US' });
+    const sg = await get('/v2/search?q=samsung+galaxy&_v=vary', { 'cf-ipcountry': 'SG' });
+    expect(sg.headers['x-cache']).toBe('MISS');
+    expect(us.json().items.map((x: { country_code: string }) => x.country_code)).toEqual(['US']);
+    expect(sg.json().items.every((x: { country_code: string }) => x.country_code === 'SG')).toBe(true);
+    expect((await get('/v2/search?q=samsung+galaxy&_v=vary', { 'cf-ipcountry': 'US' })).headers['x-cache']).toBe('HIT');
+  });
+
+  it('agent price comparison and best price answer the product, not its cheaper case', async () => {
+    for (const url of ['/v2/agents/price-comparison?product_name=samsung+galaxy+a55', '/v2/agents/best-price?product_name=samsung+galaxy+a55']) {
+      const r = (await get(url)).json();
+      expect(r.results.length, url).toBeGreaterThan(0);
+      expect(r.results.map((x: { sku: string }) => x.sku), url).not.toContain('SG-CASE');
+    }
+    const cases = (await get('/v2/agents/best-price?product_name=case+galaxy+a55')).json();
+    expect(cases.results.map((x: { sku: string }) => x.sku)).toContain('SG-CASE');
+  });
+});

@@ -95,7 +95,7 @@ export function presentDiff(d: Diff, notFound: number[], imageSimilarity: boolea
     field_diffs: d.fieldDiffs.map((f) => ({ field: DIFF_NAMES[f.field], values: f.values, all_identical: f.allIdentical })),
     identical_fields: d.identicalFields.map((f) => DIFF_NAMES[f]),
     cheapest_product_id: d.cheapestId, most_expensive_product_id: d.mostExpensiveId,
-    price_spread: d.priceSpread.toFixed(2), price_spread_currency: 'SGD', price_spread_pct: d.priceSpreadPct,
+    price_spread: d.priceSpread.toFixed(2), price_spread_currency: 'SGD', price_spread_pct: d.priceSpreadPct ?? 0,
     image_similarity: imageSimilarity ? { same_image_url: d.sameImageUrl } : null,
     not_found: notFound,
   };

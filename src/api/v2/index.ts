@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Container } from '../../container.js';
 import { fieldValidation, v1Errors } from '../envelopes.js';
 import type { SurfaceUnit } from '../surface-unit.js';
+import { agentCompareRoutes } from './agent-compare-routes.js';
+import { agentRoutes } from './agent-routes.js';
 import { productRoutes } from './product-routes.js';
 
 /** Surface V2 (spec 2.2, 4.4): integer ids, decimal prices in a target currency, agent endpoints. */
@@ -12,6 +14,8 @@ export const v2: SurfaceUnit = {
   routes(c: Container): FastifyPluginAsync {
     return async (app) => {
       await app.register(productRoutes(c));
+      await app.register(agentRoutes(c));
+      await app.register(agentCompareRoutes(c));
     };
   },
 };

@@ -64,7 +64,8 @@ export function productRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.get('/v2/search', {
-      config: { cacheSeconds: 60 },
+      // region=auto answers by the request's headers: the region they give is part of the cache key.
+      config: { cacheSeconds: 60, cacheVary: (req) => detectRegion(req.headers) ?? 'all' },
       schema: { summary: 'Keyword search (cached 60 s)', querystring: SearchQuery, response: responses(SearchResponse) },
     }, async (req) => {
       const q = req.query;

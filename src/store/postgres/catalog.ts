@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing, PriceObservation } from '../../domain/listing.js';
+import type { GroupOffers } from '../../domain/buybox.js';
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats, type IngestBatchResult,
@@ -11,6 +12,7 @@ import { orderOf, whereOf } from '../sql/filters.js';
 import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
 import type { PriceMove } from '../../domain/trending.js';
 import { AVAILABILITY_COUNTS, LOOKUP_COLUMN, brandCountsSql } from '../sql/lookups.js';
+import { collectObservations, groupOffersSql, observationsForSql, toGroupOffers, type GroupOffersRow, type ObservationRow } from '../sql/signals.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { PgIngestWriter } from './ingest.js';
@@ -118,6 +120,19 @@ export class PgCatalog implements CatalogStore {
       if (s) out.set(g, s);
     });
     return out;
+  }
+
+  async groupOffers(groupIds: number[], offeredSince: string): Promise<Map<number, GroupOffers>> {
+    const ids = [...new Set(groupIds)];
+    if (!ids.length) return new Map();
+    const found = await rows<GroupOffersRow>(this.pool, groupOffersSql('group_id = ANY(?::bigint[])'), [offeredSince, ids, offeredSince], true);
+    return new Map(found.map((r) => [Number(r.group_id), toGroupOffers(r)]));
+  }
+
+  async observationsFor(listingIds: number[], since: string): Promise<Map<number, PriceObservation[]>> {
+    const ids = [...new Set(listingIds)];
+    if (!ids.length) return new Map();
+    return collectObservations(await rows<ObservationRow>(this.pool, observationsForSql('listing_id = ANY(?::bigint[])'), [ids, since, ids, since], true));
   }
 
   async search(q: SearchQuery): Promise<SearchResult> {

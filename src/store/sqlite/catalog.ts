@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing, PriceObservation } from '../../domain/listing.js';
+import type { GroupOffers } from '../../domain/buybox.js';
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type BulkFinish, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats,
@@ -10,6 +11,7 @@ import { orderOf, whereOf } from '../sql/filters.js';
 import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
 import type { PriceMove } from '../../domain/trending.js';
 import { AVAILABILITY_COUNTS, LOOKUP_COLUMN, brandCountsSql } from '../sql/lookups.js';
+import { collectObservations, groupOffersSql, observationsForSql, toGroupOffers, type GroupOffersRow, type ObservationRow } from '../sql/signals.js';
 import { ftsQuery } from './fts-query.js';
 import { SqliteIngestWriter } from './ingest.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
@@ -129,6 +131,27 @@ export class SqliteCatalog implements CatalogStore {
       const { params, marks } = inList(ids.slice(i, i + IN_LIST_MAX));
       const rows = this.q.get(`SELECT group_id, count(*) FROM listings WHERE group_id IN (${marks}) GROUP BY group_id`, true).all(...params) as Array<[number, number]>;
       for (const [g, size] of rows) out.set(g, stats(g, size));
+    }
+    return out;
+  }
+
+  async groupOffers(groupIds: number[], offeredSince: string): Promise<Map<number, GroupOffers>> {
+    const ids = [...new Set(groupIds)];
+    const out = new Map<number, GroupOffers>();
+    for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
+      const { params, marks } = inList(ids.slice(i, i + IN_LIST_MAX));
+      const rows = this.q.get(groupOffersSql(`group_id IN (${marks})`)).all(offeredSince, ...params, offeredSince) as GroupOffersRow[];
+      for (const r of rows) out.set(r.group_id, toGroupOffers(r));
+    }
+    return out;
+  }
+
+  async observationsFor(listingIds: number[], since: string): Promise<Map<number, PriceObservation[]>> {
+    const ids = [...new Set(listingIds)];
+    const out = new Map<number, PriceObservation[]>();
+    for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
+      const { params, marks } = inList(ids.slice(i, i + IN_LIST_MAX));
+      collectObservations(this.q.get(observationsForSql(`listing_id IN (${marks})`)).all(...params, since, ...params, since) as ObservationRow[], out);
     }
     return out;
   }
