@@ -2,7 +2,7 @@ import { buyboxOf, offerOfListing, valueScore, type GroupOffers } from './buybox
 import type { Currency } from './currencies.js';
 import { demandScore } from './demand.js';
 import type { Listing, PriceObservation, PriceTrend } from './listing.js';
-import { priceChange, seasonalFactor } from './price-window.js';
+import { PriceSeries, priceChange, seasonalFactor } from './price-window.js';
 import { recommendationReason } from './recommendation.js';
 import {
   availabilityPrediction, confidenceBand, confidenceScore, dataFreshness, type AvailabilityPrediction, type ConfidenceBand, type DataFreshness,
@@ -65,7 +65,7 @@ export function decisionSignals(i: SignalInputs): DecisionSignals {
   const { listing: l, now } = i;
   const confidence = confidenceScore(l, now);
   const box = buyboxOf(l, i.group, now);
-  const points = i.observations.filter((o) => o.currency === l.currency).map((o) => ({ price: o.price, at: o.observedAt }));
+  const points = PriceSeries.of(i.observations.filter((o) => o.currency === l.currency).map((o) => ({ price: o.price, at: o.observedAt })));
   const change = priceChange(points, l.price, now);
   const rating = ratingOf(l.rating);
   const value = valueScore(offerOfListing(l).priceSgdMinor, box.offer?.priceSgdMinor ?? null, rating, l.reviewCount);

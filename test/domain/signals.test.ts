@@ -9,7 +9,10 @@ import { demandScore } from '../../src/domain/demand.js';
 import { freshnessOf } from '../../src/domain/freshness.js';
 import type { Listing } from '../../src/domain/listing.js';
 import { changePct } from '../../src/domain/money.js';
-import { priceChange, seasonalFactor, timeWeightedMean } from '../../src/domain/price-window.js';
+import { PriceSeries, priceChange as changeOf, seasonalFactor as factorOf, timeWeightedMean } from '../../src/domain/price-window.js';
+
+const priceChange = (points: PricePoint[], current: string, now: Date) => changeOf(PriceSeries.of(points), current, now);
+const seasonalFactor = (points: PricePoint[], now: Date) => factorOf(PriceSeries.of(points), now);
 import type { PricePoint } from '../../src/domain/price-stats.js';
 import { recommendationReason } from '../../src/domain/recommendation.js';
 import { availabilityPrediction, confidenceBand, confidenceScore, dataFreshness } from '../../src/domain/signals.js';
@@ -182,7 +185,7 @@ describe('seasonal factor', () => {
   it('is below 1 after a recent drop and weighs each price by the time it held', () => {
     const points = [{ at: ago(300 * DAY), price: '100.00' }, { at: ago(15 * DAY), price: '80.00' }];
     // Last 30 days: 15 at 100 and 15 at 80 = 90; the year: 285 days at 100 and 15 at 80 over 300 = 99.
-    expect(timeWeightedMean(points, ago(30 * DAY), NOW.toISOString())!.toFixed(2)).toBe('90.00');
+    expect(timeWeightedMean(PriceSeries.of(points), ago(30 * DAY), NOW.toISOString())!.toFixed(2)).toBe('90.00');
     expect(seasonalFactor(points, NOW)).toBe(0.909);
     expect(seasonalFactor([{ at: ago(179 * DAY), price: '1.00' }], NOW)).toBeNull();
   });
