@@ -80,11 +80,16 @@ function cli(env: NodeJS.ProcessEnv, argv: string[]): string {
  * path; the measured run goes on from where the warm-up stopped, so a cold row never repeats one.
  */
 const WARMUP = 3;
-async function load(name: string, url: string, path: (i: number) => string, headers: Record<string, string>) {
+async function load(name: string, url: string, path: (i: number) => string, headers: Record<string, string>, body?: (i: number) => unknown) {
   let i = 0;
   const run = (duration: number) => autocannon({
-    url, connections: CONNECTIONS, duration, headers,
-    requests: [{ setupRequest: (req) => ({ ...req, path: path(i++) }) }],
+    url, connections: CONNECTIONS, duration, headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
+    requests: [{
+      setupRequest: (req) => {
+        const n = i++;
+        return body ? { ...req, method: 'POST', path: path(n), body: JSON.stringify(body(n)) } : { ...req, path: path(n) };
+      },
+    }],
   });
   await run(WARMUP);
   const r = await run(DURATION);
@@ -163,6 +168,20 @@ async function main() {
   results.push(await load('B detail by UUID, cold', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}?_n=${i}`, headers));
   results.push(await load('B similar (8)', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}/similar`, headers));
   results.push(await load('B category detail (20)', base, (i) => `/v1/categories/${slugs[i % slugs.length]}?limit=20&offset=${(i % 5) * 20}`, headers));
+  // 100 references of every form a user holds, a different window of them each request.
+  const refs = exported.map((r, k) => (k % 3 === 0 ? r.uuid : k % 3 === 1 ? String((r as unknown as { id: number }).id) : (r as unknown as { sku: string }).sku));
+  const window = (i: number, n: number) => Array.from({ length: n }, (_, k) => refs[(i * 37 + k) % refs.length]);
+  results.push(await load('B bulk-lookup (100 mixed refs)', base, () => '/v1/products/bulk-lookup', headers, (i) => ({ ids: window(i, 100) })));
+  // V2 and the agent endpoints.
+  const idWindow = (i: number, n: number) => Array.from({ length: n }, (_, k) => 1 + ((i * 7919 + k * 104729) % maxId));
+  const v2Search = queryMix(titles).all.map((q) => `/v2/search?q=${encodeURIComponent(q)}&limit=20&region=sea`);
+  results.push(await load('V2 search (limit 20, mix)', base, cycle(v2Search), headers));
+  const agentSearch = queryMix(titles).all.map((q) => `/v2/agents/search?q=${encodeURIComponent(q)}&limit=10&include_agent_insights=true`
+    + '&include_price_history=true&include_availability_prediction=true&include_competitor_count=true');
+  results.push(await load('V2 agents search (all include switches)', base, cycle(agentSearch), headers));
+  results.push(await load('V2 batch-details (100 ids)', base, () => '/v2/products/batch-details', headers, (i) => ({ product_ids: idWindow(i, 100) })));
+  results.push(await load('V2 agents batch-lookup (100 ids)', base, () => '/v2/agents/batch-lookup', headers, (i) => ({ product_ids: idWindow(i, 100) })));
+  results.push(await load('V2 agents compare-matrix (50 ids)', base, () => '/v2/agents/compare-matrix', headers, (i) => ({ product_ids: idWindow(i, 50) })));
   const rss = rssPeakMb(server.pid!);
   const exited = new Promise((r) => server.once('exit', r));
   server.kill('SIGTERM');
