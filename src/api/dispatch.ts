@@ -12,6 +12,9 @@ const A_SEARCH_PARAMS = ['sort_by', 'price_min', 'price_max', 'platform', 'in_st
 /** Sub-paths of /v1/products that are named routes of their own, never a product reference. */
 const NAMED = new Set(['search', 'compare', 'best-price', 'trending', 'export', 'deals', 'bulk-lookup', 'ingest']);
 
+/** Named sub-paths that take POST only: a GET there is a wrong method (405), never a product reference. */
+export const POST_ONLY_NAMED: ReadonlySet<string> = new Set(['bulk-lookup', 'ingest']);
+
 export function surfaceForRequest(path: string, query: URLSearchParams, override: string | undefined): SharedSurface {
   const forced = override?.trim().toUpperCase();
   if (forced === 'A' || forced === 'B') return forced;

@@ -169,3 +169,12 @@ describe('what a user gets wrong is named (items 18 and 19)', () => {
     expect(best.required).toBe(true);
   });
 });
+
+describe('named sub-paths that take POST only', () => {
+  it.each(['/v1/products/bulk-lookup', '/v1/products/ingest'])('GET %s is a 405 with Allow: POST, not a SKU lookup', async (url) => {
+    const r = await get(url);
+    expect(r.statusCode).toBe(405);
+    expect(r.headers.allow).toBe('POST');
+    expect(r.json().error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+});

@@ -1,3 +1,4 @@
+import { POST_ONLY_NAMED } from '../dispatch.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -71,6 +72,10 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       },
     }, async (req, reply) => {
       const { ref } = req.params;
+      if (POST_ONLY_NAMED.has(ref)) {
+        reply.header('Allow', 'POST');
+        throw new DomainError('METHOD_NOT_ALLOWED', `GET is not allowed on /v1/products/${ref}; use POST`, { allowed: ['POST'] });
+      }
       const found = await c.products.resolve(ref);
       if (!found) {
         if (/^\d+$/.test(ref)) throw new DomainError('NOT_FOUND', `product ${ref} not found`, { product_id: Number(ref), hint: 'no product has this id, and no product has it as its SKU' });
