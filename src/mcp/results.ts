@@ -1,0 +1,34 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DomainError } from '../domain/errors.js';
+
+/**
+ * What a tool answers: structured content (validated against the tool's outputSchema by the SDK)
+ * with a short text for models that read text; or, for arguments the tool cannot use, a result
+ * with isError and a message saying what to change. Never a protocol error.
+ */
+
+export function ok(structured: Record<string, unknown>, text: string): CallToolResult {
+  return { structuredContent: structured, content: [{ type: 'text', text }] };
+}
+
+export function refused(message: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+/** An argument the schema admits but the catalog cannot use (an unknown product, min above max): the message says what to change. */
+export class ToolRefusal extends Error {}
+
+const FAULT = 'The catalog could not answer this call (an internal error); retry shortly. If it persists, try another tool.';
+
+/** Runs a tool: refusals and the services' domain errors become isError results; a fault is reported and answered generically. */
+export function guarded<A>(tool: string, run: (args: A) => Promise<CallToolResult>, onError?: (err: unknown, tool: string) => void) {
+  return async (args: A): Promise<CallToolResult> => {
+    try {
+      return await run(args);
+    } catch (err) {
+      if (err instanceof ToolRefusal || err instanceof DomainError) return refused(err.message);
+      onError?.(err, tool);
+      return refused(FAULT);
+    }
+  };
+}
