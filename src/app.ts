@@ -12,6 +12,7 @@ import { v1b } from './api/v1b/index.js';
 import { v2 } from './api/v2/index.js';
 import { account } from './api/account/index.js';
 import { installAuth } from './http/auth.js';
+import { installBearerChallenge } from './http/bearer.js';
 import { installCache } from './http/cache.js';
 import { installCors } from './http/cors.js';
 import { installReadinessGate } from './http/readiness.js';
@@ -91,6 +92,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   installNotFound(app, (path) => routes.allowed(path));
   // The reference pages are public, like /openapi.json: agents read them before they have a key.
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  installBearerChallenge(app, () => c.origin());
   installAuth(app, c.auth, c.authGuard);
   installRateLimit(app, c.quota, c.config.upgradeUrl);
   installTierGate(app);
