@@ -11,6 +11,7 @@ import { v1a } from './api/v1a/index.js';
 import { v1b } from './api/v1b/index.js';
 import { v2 } from './api/v2/index.js';
 import { account } from './api/account/index.js';
+import { mcp } from './api/mcp/index.js';
 import { installAuth } from './http/auth.js';
 import { installBearerChallenge } from './http/bearer.js';
 import { installCache } from './http/cache.js';
@@ -32,7 +33,7 @@ export interface AppOptions {
 }
 
 /** The front doors, in the order their routes are registered. */
-const SURFACES: SurfaceUnit[] = [meta, v1a, v1b, v2, account];
+const SURFACES: SurfaceUnit[] = [meta, v1a, v1b, v2, account, mcp];
 
 /** Bodies of the JSON endpoints (ids, filters) are small; a route that takes more says so (ingestion). */
 export const BODY_LIMIT = 256 * 1024;
@@ -44,6 +45,7 @@ const MAX_PARAM_LENGTH = 1000;
 function surfaceOfUnrouted(req: FastifyRequest): Surface {
   const url = req.raw.url ?? req.url;
   if (url.startsWith('/v2')) return 'v2';
+  if (url === '/mcp' || url.startsWith('/mcp/') || url.startsWith('/mcp?')) return 'mcp';
   if (url.startsWith('/v1/products') || url.startsWith('/v1/categories')) return surfaceOfRequest(req.raw) === 'B' ? 'v1b' : 'v1a';
   if (url.startsWith('/v1/auth') || url.startsWith('/v1/oauth') || url.startsWith('/v1/keys') || url.startsWith('/v1/admin')) return 'account';
   return url.startsWith('/v1') ? 'v1a' : 'meta';

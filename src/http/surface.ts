@@ -1,5 +1,5 @@
 /** Which wire shape a request is answered in; decides envelopes and presenters. */
-export type Surface = 'v1a' | 'v1b' | 'v2' | 'account' | 'meta';
+export type Surface = 'v1a' | 'v1b' | 'v2' | 'account' | 'meta' | 'mcp';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -164,7 +164,7 @@ describe('limits', () => {
 describe('documents and errors', () => {
   it('the account and OAuth routes appear in /openapi.json', async () => {
     const doc = (await h.app.inject({ url: '/openapi.json' })).json();
-    for (const p of ['/v1/auth/register', '/v1/auth/verify', '/v1/auth/me', '/v1/keys/rotate', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource',
+    for (const p of ['/v1/auth/register', '/v1/auth/verify', '/v1/auth/me', '/v1/keys/rotate', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/mcp',
       '/v1/oauth/register', '/v1/oauth/token', '/v1/oauth/revoke', '/v1/oauth/introspect', '/v1/admin/keys/{key}/tier']) {
       expect(doc.paths[p], p).toBeDefined();
     }
