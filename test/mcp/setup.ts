@@ -1,7 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, type StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import AjvModule, { type ValidateFunction } from 'ajv';
+import type { Container } from '../../src/container.js';
 import { makeHarness, type Harness } from '../helpers/app.js';
 import { CATALOG } from '../helpers/catalog.js';
 import { rec } from '../helpers/records.js';
@@ -19,6 +24,11 @@ export const HISTORY = [
   rec({ source: 'lazada_sg', sku: 'SG-KETTLE', title: 'Philips Electric Kettle 1.7L HD9350', brand: 'Philips', price: '79.00', category: 'Kettles', category_path: ['Home & Living', 'Kitchen Appliances', 'Kettles'], observed_at: '2026-11-01T10:00:00.000Z' }),
   rec({ source: 'lazada_sg', sku: 'SG-KETTLE', title: 'Philips Electric Kettle 1.7L HD9350', brand: 'Philips', price: '79.00', category: 'Kettles', category_path: ['Home & Living', 'Kitchen Appliances', 'Kettles'], observed_at: '2026-11-05T10:00:00.000Z' }),
 ];
+
+/** Records into a container's store through the real ingest path (for a store a spawned process then opens). */
+export async function ingestInto(c: Container, lines: object[]): Promise<void> {
+  await c.ingest.ingestStream(Readable.from([lines.map((l) => JSON.stringify(l)).join('\n')]));
+}
 
 export interface Served {
   h: Harness;
@@ -107,3 +117,25 @@ export const BAD_CALLS: Record<string, [Record<string, unknown>, RegExp]> = {
   categories: [{ parent: 'no-such-category' }, /No category has the slug "no-such-category"/],
   batch_lookup: [{ refs: [] }, /refs needs at least one reference/],
 };
+
+export const TOOL_NAMES = Object.keys(GOOD_CALLS).sort();
+export const toolNames = (r: Record<string, unknown>) => (r.tools as Array<{ name: string }>).map((t) => t.name).sort();
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+const INSPECTOR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'cli.js');
+const run = promisify(execFile);
+
+/**
+ * The official inspector CLI (`mcp-inspector-cli --cli ...`), its JSON output parsed.
+ *
+ * Its index.js (1.0.3) looks for its own package.json with fs.existsSync('../package.json'),
+ * relative to the working directory, then imports that path relative to itself: run from the
+ * repository root it imports a file that does not exist. Run from test/, whose parent holds a
+ * package.json, the check passes and the import finds its own; paths given to it are absolute.
+ */
+export async function inspect(args: string[], env: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, [INSPECTOR, '--cli', ...args], {
+    cwd: join(ROOT, 'test'), env: { ...process.env, ...env }, timeout: 30_000, maxBuffer: 10 * 1024 * 1024,
+  });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
