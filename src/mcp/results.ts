@@ -1,4 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { DomainError } from '../domain/errors.js';
 
 /**
@@ -18,16 +19,20 @@ export function refused(message: string): CallToolResult {
 /** An argument the schema admits but the catalog cannot use (an unknown product, min above max): the message says what to change. */
 export class ToolRefusal extends Error {}
 
+/** The header mcp/http.ts passes the HTTP request's id in. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
 const FAULT = 'The catalog could not answer this call (an internal error); retry shortly. If it persists, try another tool.';
 
 /** Runs a tool: refusals and the services' domain errors become isError results; a fault is reported and answered generically. */
-export function guarded<A>(tool: string, run: (args: A) => Promise<CallToolResult>, onError?: (err: unknown, tool: string) => void) {
-  return async (args: A): Promise<CallToolResult> => {
+export function guarded<A>(tool: string, run: (args: A) => Promise<CallToolResult>, onError?: (err: unknown, tool: string, requestId?: string) => void) {
+  return async (args: A, extra?: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
     try {
       return await run(args);
     } catch (err) {
       if (err instanceof ToolRefusal || err instanceof DomainError) return refused(err.message);
-      onError?.(err, tool);
+      const id = extra?.requestInfo?.headers[REQUEST_ID_HEADER];
+      onError?.(err, tool, typeof id === 'string' ? id : undefined);
       return refused(FAULT);
     }
   };

@@ -16,6 +16,9 @@ export interface McpServices {
 export interface McpOptions {
   /** Reported as the server's version in the MCP handshake. */
   version: string;
-  /** A fault in a tool (not a refusal of its arguments): logged by the transport's owner; the model gets a generic message. */
-  onError?: (err: unknown, tool: string) => void;
+  /**
+   * A fault in a tool (not a refusal of its arguments), with the id of the HTTP request that asked
+   * when there was one: logged by the transport's owner; the model gets a generic message.
+   */
+  onError?: (err: unknown, tool: string, requestId?: string) => void;
 }

@@ -96,6 +96,21 @@ describe('the transport', () => {
   });
 });
 
+describe('reused servers', () => {
+  it('concurrent calls each get their own answer', async () => {
+    s = await serveSeeded();
+    const auth = { authorization: `Bearer ${s.key}` };
+    const refs = ['1', '2', '3', '4', '5', '6'];
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => json(post({
+      jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: 'get_product', arguments: { ref: refs[i % refs.length] } },
+    }, auth))));
+    answers.forEach((a, i) => {
+      expect(a.id).toBe(100 + i);
+      expect(a.result.structuredContent.product.id).toBe(Number(refs[i % refs.length]));
+    });
+  });
+});
+
 describe('rate limits', () => {
   it('each MCP request counts one against the tier: 429 with Retry-After after per_minute', async () => {
     s = await serveSeeded({ TIERS_FILE: tiersFile({ free: { per_minute: 5, per_day: 1000 } }) });

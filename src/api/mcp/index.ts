@@ -4,7 +4,7 @@ import type { Container } from '../../container.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import type { ErrorPresenter } from '../../http/error-presenter.js';
 import type { FieldProblem } from '../../http/request-error.js';
-import { answerMcpHttp } from '../../mcp/http.js';
+import { McpHttp } from '../../mcp/http.js';
 import type { SurfaceUnit } from '../surface-unit.js';
 
 /** A refusal before the MCP server is reached (401, 429, a body that is not JSON) as a JSON-RPC error, our code in `data`. */
@@ -33,11 +33,12 @@ export const mcp: SurfaceUnit = {
   errors: mcpErrors,
   routes(c: Container): FastifyPluginAsync {
     return async (app) => {
+      const mcpHttp = new McpHttp(c, {
+        version: c.config.version,
+        onError: (err, tool, reqId) => app.log.error({ reqId, err: { message: (err as Error).message, type: (err as Error).name }, tool }, 'mcp tool failed'),
+      });
       const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-        const answer = await answerMcpHttp(c, {
-          version: c.config.version,
-          onError: (err, tool) => req.log.error({ err: { message: (err as Error).message, type: (err as Error).name }, tool }, 'mcp tool failed'),
-        }, { method: req.method, url: `${c.origin()}${req.url}`, headers: req.headers, body: req.body });
+        const answer = await mcpHttp.answer({ method: req.method, url: `${c.origin()}${req.url}`, headers: req.headers, body: req.body, requestId: req.id });
         reply.status(answer.status).headers(answer.headers);
         return answer.body === null ? reply.send() : reply.send(answer.body);
       };
