@@ -66,6 +66,10 @@ describe('answers are the services\' (the same as REST)', () => {
     const none = await valid('search_products', { query: 'galaxy a55', country: ['SEA'], max_price: 10, currency: 'USD' });
     expect(none.total).toBe(0);
     expect(refusalOf(await call('search_products', { min_price: 10, max_price: 5 }))).toMatch(/min_price \(10\) is greater than max_price \(5\)/);
+    const rated = await valid('search_products', { category: 'kitchen', sort: 'rating' });
+    expect(rated.items.map((i: { rating: number }) => i.rating)).toEqual([4.4, 4.0]);
+    const cheap = await valid('search_products', { query: 'galaxy a55', sort: 'price_asc', in_stock: true, brand: 'samsung' });
+    expect(cheap.items.map((i: { id: number }) => i.id)).toEqual([3, 4, 1]);
   });
 
   it('best_price: the listing GET /v1/products/best-price answers', async () => {
