@@ -26,6 +26,8 @@ const LAYERS = [
   below('catalog', 'domain', 'runtime', 'store/types.ts'),
   below('accounts', 'domain', 'store/types.ts', 'limits/limiter.ts'),
   below('events', 'domain', 'store/types.ts'),
+  // The MCP server: tools over the use cases; mounted on HTTP by api/mcp, on stdio by cli/.
+  below('mcp', 'catalog', 'accounts', 'domain', 'store/types.ts'),
   { target: './src/store/types.ts', from: './src', except: ['./domain', './store/types.ts'], message: 'store interfaces import only domain' },
   { target: './src/http', from: './src', except: ['./http', './domain', './accounts', './limits/limiter.ts', './store/types.ts'], message: 'http/ sits under api/: it imports domain, accounts and interfaces only' },
 ];

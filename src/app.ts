@@ -11,7 +11,9 @@ import { v1a } from './api/v1a/index.js';
 import { v1b } from './api/v1b/index.js';
 import { v2 } from './api/v2/index.js';
 import { account } from './api/account/index.js';
+import { mcp } from './api/mcp/index.js';
 import { installAuth } from './http/auth.js';
+import { installBearerChallenge } from './http/bearer.js';
 import { installCache } from './http/cache.js';
 import { installCors } from './http/cors.js';
 import { installReadinessGate } from './http/readiness.js';
@@ -31,7 +33,7 @@ export interface AppOptions {
 }
 
 /** The front doors, in the order their routes are registered. */
-const SURFACES: SurfaceUnit[] = [meta, v1a, v1b, v2, account];
+const SURFACES: SurfaceUnit[] = [meta, v1a, v1b, v2, account, mcp];
 
 /** Bodies of the JSON endpoints (ids, filters) are small; a route that takes more says so (ingestion). */
 export const BODY_LIMIT = 256 * 1024;
@@ -43,6 +45,7 @@ const MAX_PARAM_LENGTH = 1000;
 function surfaceOfUnrouted(req: FastifyRequest): Surface {
   const url = req.raw.url ?? req.url;
   if (url.startsWith('/v2')) return 'v2';
+  if (url === '/mcp' || url.startsWith('/mcp/') || url.startsWith('/mcp?')) return 'mcp';
   if (url.startsWith('/v1/products') || url.startsWith('/v1/categories')) return surfaceOfRequest(req.raw) === 'B' ? 'v1b' : 'v1a';
   if (url.startsWith('/v1/auth') || url.startsWith('/v1/oauth') || url.startsWith('/v1/keys') || url.startsWith('/v1/admin')) return 'account';
   return url.startsWith('/v1') ? 'v1a' : 'meta';
@@ -91,6 +94,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   installNotFound(app, (path) => routes.allowed(path));
   // The reference pages are public, like /openapi.json: agents read them before they have a key.
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  installBearerChallenge(app, () => c.origin());
   installAuth(app, c.auth, c.authGuard);
   installRateLimit(app, c.quota, c.config.upgradeUrl);
   installTierGate(app);

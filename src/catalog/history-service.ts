@@ -1,5 +1,5 @@
 import type { Listing } from '../domain/listing.js';
-import { dailyPrices, priceStats, type DailyPrices, type PricePoint, type PriceStats } from '../domain/price-stats.js';
+import { dailyPrices, lowestPoint, priceChange, priceStats, type DailyPrices, type PriceChange, type PricePoint, type PriceStats } from '../domain/price-stats.js';
 import type { CatalogStore } from '../store/types.js';
 
 /** Observations one window reads at most (a listing is observed a few times a day). */
@@ -12,6 +12,10 @@ export interface PriceWindow {
   points: PricePoint[];
   daily: DailyPrices[];
   stats: PriceStats | null;
+  /** The earliest observation at the window's lowest price. */
+  lowest: PricePoint | null;
+  /** From the window's first observation to its last. */
+  change: PriceChange | null;
 }
 
 /** Price history over a window of days ending now. */
@@ -34,6 +38,7 @@ export class HistoryService {
     return {
       listing, days, points, daily: dailyPrices(points, listing.currency),
       stats: priceStats(points.map((p) => p.price), listing.currency),
+      lowest: lowestPoint(points), change: priceChange(points),
     };
   }
 }

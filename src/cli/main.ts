@@ -7,7 +7,6 @@ import { TIERS, type Tier } from '../domain/tier.js';
 import type { BulkFinish, BulkLoadCapability } from '../store/types.js';
 import { loadDemo } from './demo.js';
 import { countReporter, progressReporter } from './progress.js';
-import { serve } from './serve.js';
 
 const program = new Command('catalog').description('Product catalog and price-comparison service').showHelpAfterError();
 
@@ -23,9 +22,30 @@ const tierArg = (v: string): Tier => {
   return v as Tier;
 };
 
+// serve and mcp are loaded when run: the HTTP stack and the MCP SDK are a second of start-up the other commands skip.
 program.command('serve').description('serve the API (PORT, HOST, DATABASE_URL, ...)').action(async () => {
+  const { serve } = await import('./serve.js');
   await serve(loadConfig());
 });
+
+program.command('mcp').description('MCP server on stdin/stdout for a desktop agent, over the configured store (DATABASE_URL, ...); no key needed; logs on stderr')
+  .action(async () => {
+    // Standard output carries the protocol alone: a stray console.log anywhere would corrupt it.
+    console.log = console.info = console.debug = console.error;
+    const { serveStdio } = await import('../mcp/stdio.js');
+    const c = await openContainer();
+    if ((await c.store.catalog.count()) === 0) console.error('catalog mcp: the store is empty; load it with `catalog demo` or `catalog import` (or start `catalog serve` once)');
+    await c.tail.start();
+    void c.searchIndex?.build().catch((e: Error) => console.error(`catalog mcp: search index build failed (${e.message}); the store serves search`));
+    const stop = async () => {
+      await c.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void stop());
+    process.once('SIGTERM', () => void stop());
+    await serveStdio(c, { version: c.config.version, onError: (err, tool) => console.error(`catalog mcp: ${tool} failed: ${(err as Error).message}`) });
+    await stop();
+  });
 
 program.command('import').argument('<file>', 'NDJSON file, or - for standard input')
   .option('--batch <n>', 'records per transaction', (v) => Number(v), 1000)

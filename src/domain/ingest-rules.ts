@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { changePct } from './money.js';
+import { changePct, trendOf } from './money.js';
 import { createdFromTail, encodeChange } from './event-codec.js';
 import type { CatalogChange, EventKind, ListingSnapshot } from './events.js';
 import type { NormalizedRecord, IngestOutcome, StoredColumns } from './ingest-record.js';
@@ -53,11 +53,6 @@ function sameData(a: StoredListing, r: NormalizedRecord): boolean {
     if (JSON.stringify(a[f] ?? null) !== JSON.stringify(r[f] ?? null)) return false;
   }
   return true;
-}
-
-function trendOf(before: string, after: string): PriceTrend {
-  const cmp = new Big(after).cmp(new Big(before));
-  return cmp > 0 ? 'up' : cmp < 0 ? 'down' : 'stable';
 }
 
 /** Median of the prices seen before the current one; null without history. */

@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { decimalsOf, type Currency } from './currencies.js';
+import type { PriceTrend } from './listing.js';
 
 // Prices are exact decimals end to end: big.js never rounds unless asked, and we ask once, at the edge.
 Big.DP = 20;
@@ -118,6 +119,12 @@ export function fromMinor(minor: number | bigint, currency: Currency): Big {
 export function changePct(before: Big, after: Big): number {
   if (before.eq(0)) return 0;
   return Number(after.minus(before).div(before).times(100).round(2, Big.roundHalfUp).toFixed(2));
+}
+
+/** The direction of a price change, compared exactly. */
+export function trendOf(before: string, after: string): PriceTrend {
+  const cmp = new Big(after).cmp(new Big(before));
+  return cmp > 0 ? 'up' : cmp < 0 ? 'down' : 'stable';
 }
 
 /** Discount of `price` against `original`, as a percentage with 2 decimals (0 when not discounted). */

@@ -1,8 +1,10 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
-/** Request headers a browser client may send: credentials, the surface selector, an agent's session context, tracing. */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'X-API-Key', 'Content-Type', 'Catalog-Surface', 'X-Session-Context', 'X-Request-Id', 'Accept'];
+/** Request headers a browser client may send: credentials, the surface selector, an agent's session context, MCP, tracing. */
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization', 'X-API-Key', 'Content-Type', 'Catalog-Surface', 'X-Session-Context', 'X-Request-Id', 'Accept', 'Mcp-Protocol-Version',
+];
 
 /** Response headers a browser client may read: limits, retry hints, paging, caching. */
 export const CORS_EXPOSED_HEADERS = [

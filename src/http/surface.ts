@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 /** Which wire shape a request is answered in; decides envelopes and presenters. */
-export type Surface = 'v1a' | 'v1b' | 'v2' | 'account' | 'meta';
+export type Surface = 'v1a' | 'v1b' | 'v2' | 'account' | 'meta' | 'mcp';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -36,18 +36,18 @@ afterEach(() => h.close());
 const call = (r: InjectOptions, headers: Record<string, string> = {}) => h.app.inject({ ...r, headers: { ...(r.headers as object), ...headers } });
 
 describe.each(ROUTES)('$name', ({ req }) => {
-  it('no credential: 401 MISSING_API_KEY with a Bearer challenge', async () => {
+  it('no credential: 401 MISSING_API_KEY with a Bearer challenge naming the protected-resource metadata', async () => {
     const res = await call(req);
     expect(res.statusCode).toBe(401);
     expect(res.json().error.code).toBe('MISSING_API_KEY');
-    expect(res.headers['www-authenticate']).toBe('Bearer realm="catalog"');
+    expect(res.headers['www-authenticate']).toBe(`Bearer realm="catalog", resource_metadata="${h.c.origin()}/.well-known/oauth-protected-resource"`);
   });
 
   it('wrong key: 401 UNAUTHORIZED, error="invalid_token"', async () => {
     const res = await call(req, { authorization: 'Bearer ck_wrong' });
     expect(res.statusCode).toBe(401);
     expect(res.json().error.code).toBe('UNAUTHORIZED');
-    expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="catalog", error="invalid_token"/);
+    expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="catalog", error="invalid_token", .*, resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource"$/);
   });
 
   it.each([
@@ -164,7 +164,7 @@ describe('limits', () => {
 describe('documents and errors', () => {
   it('the account and OAuth routes appear in /openapi.json', async () => {
     const doc = (await h.app.inject({ url: '/openapi.json' })).json();
-    for (const p of ['/v1/auth/register', '/v1/auth/verify', '/v1/auth/me', '/v1/keys/rotate', '/.well-known/oauth-authorization-server',
+    for (const p of ['/v1/auth/register', '/v1/auth/verify', '/v1/auth/me', '/v1/keys/rotate', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/mcp',
       '/v1/oauth/register', '/v1/oauth/token', '/v1/oauth/revoke', '/v1/oauth/introspect', '/v1/admin/keys/{key}/tier']) {
       expect(doc.paths[p], p).toBeDefined();
     }

@@ -37,7 +37,14 @@ describe('RFC 8414 metadata', () => {
       grant_types_supported: ['client_credentials'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       scopes_supported: ['catalog:read', 'offers:read'],
+      authorization_endpoint: 'https://catalog.test/v1/oauth/authorize', response_types_supported: [],
     });
+  });
+
+  it('the authorization endpoint offers no response type yet, and says what to use', async () => {
+    const res = await h.app.inject({ url: '/v1/oauth/authorize?response_type=code&client_id=x' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'unsupported_response_type', error_description: expect.stringMatching(/client_credentials/) });
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'invalid_client_metadata';
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unauthorized_client' | 'unsupported_grant_type' | 'unsupported_response_type' | 'invalid_scope' | 'invalid_client_metadata';
 
 /** RFC 6749 5.2 error body; invalid_client is 401 with a Basic challenge (the scheme we accept besides the body). */
 export function oauthError(reply: FastifyReply, error: OAuthErrorCode, description: string) {

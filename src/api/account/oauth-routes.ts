@@ -4,6 +4,7 @@ import { OAUTH_SCOPES } from '../../accounts/oauth.js';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import { authFailed, credentialOf, refuseGuessing } from '../../http/auth.js';
+import { PROTECTED_RESOURCE_PATH } from '../../http/bearer.js';
 import { sendRateLimited } from '../../http/rate-limit.js';
 import { baseUrl } from './base-url.js';
 import { clientCredentials, oauthError, parseForm } from './oauth-http.js';
@@ -11,6 +12,23 @@ import { ClientRegistration, TokenOnlyRequest, TokenRequest } from './schemas.js
 
 const TAGS = ['oauth'];
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
+
+/**
+ * RFC 9728 protected-resource metadata: what a client that met a 401 (an MCP host) reads to find the
+ * authorization server. Keys and access tokens are good for the whole API, so the resource is the
+ * origin; the path-suffixed form names the MCP endpoint alone, for clients that look there first.
+ */
+function protectedResource(c: Container, path: string) {
+  const origin = baseUrl(c);
+  return {
+    resource: `${origin}${path}`,
+    authorization_servers: [origin],
+    bearer_methods_supported: ['header'],
+    scopes_supported: [...OAUTH_SCOPES],
+    resource_name: 'Catalog service',
+    resource_documentation: `${origin}/docs`,
+  };
+}
 
 /** OAuth 2.1 client credentials: RFC 8414 metadata, RFC 7591 registration, token, RFC 7009 revocation, RFC 7662 introspection. */
 export function oauthRoutes(c: Container): FastifyPluginAsync {
@@ -23,6 +41,9 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
       const issuer = baseUrl(c);
       return {
         issuer,
+        // No response type is offered (response_types_supported is empty), but MCP clients read the
+        // metadata only when it names an authorization endpoint: this one says what to use instead.
+        authorization_endpoint: `${issuer}/v1/oauth/authorize`,
         token_endpoint: `${issuer}/v1/oauth/token`,
         registration_endpoint: `${issuer}/v1/oauth/register`,
         revocation_endpoint: `${issuer}/v1/oauth/revoke`,
@@ -36,6 +57,13 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
         service_documentation: `${issuer}/docs`,
       };
     });
+
+    app.get('/v1/oauth/authorize', { config, schema: { tags: TAGS, summary: 'Authorization endpoint: no response type offered yet (400 unsupported_response_type)', security: [] } }, async (_req, reply) =>
+      oauthError(reply, 'unsupported_response_type', 'The authorization code flow is not offered yet: use an API key, or the client_credentials grant at /v1/oauth/token.'));
+
+    const resourceSchema = { tags: TAGS, summary: 'OAuth protected-resource metadata (RFC 9728): the authorization server and scopes', security: [] };
+    app.get(PROTECTED_RESOURCE_PATH, { config, schema: resourceSchema }, async () => protectedResource(c, ''));
+    app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, { config, schema: resourceSchema }, async () => protectedResource(c, '/mcp'));
 
     app.post('/v1/oauth/register', {
       config, attachValidation: true,

@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createContainer } from '../../src/container.js';
+import { CATALOG } from '../helpers/catalog.js';
+import { BAD_CALLS, expectValidOutput, GOOD_CALLS, HISTORY, ingestInto, inspect, refusalOf, ROOT, TOOL_NAMES, toolNames } from '../mcp/setup.js';
+
+/**
+ * Issue 23 over stdio: `catalog mcp` (the built command, as an agent host runs it) on a store
+ * seeded beforehand, driven by the SDK's StdioClientTransport and by the inspector CLI. Standard
+ * output must carry the protocol alone: a stray line would reach the client as an error.
+ */
+const bin = join(ROOT, 'bin', 'catalog.js');
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-stdio-'));
+  env = { DATABASE_URL: `sqlite:${join(dir, 'catalog.db')}` };
+  const c = await createContainer(loadConfig(env));
+  await ingestInto(c, [...HISTORY, ...CATALOG]);
+  await c.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the SDK client on `catalog mcp`', () => {
+  let client: Client;
+  let transport: StdioClientTransport;
+  const protocolErrors: Error[] = [];
+  let stderr = '';
+
+  beforeAll(async () => {
+    transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe' });
+    transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
+    client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    client.onerror = (e) => protocolErrors.push(e);
+    await client.connect(transport);
+  });
+
+  it('every tool: good calls valid against their outputSchema, bad calls isError results', async () => {
+    const tools = (await client.listTools()).tools;
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+    for (const tool of tools) {
+      expectValidOutput(tool, (await client.callTool({ name: tool.name, arguments: GOOD_CALLS[tool.name] })) as CallToolResult);
+      const [args, message] = BAD_CALLS[tool.name];
+      expect(refusalOf((await client.callTool({ name: tool.name, arguments: args })) as CallToolResult), tool.name).toMatch(message);
+    }
+  });
+
+  it('resources and prompts', async () => {
+    const tree = await client.readResource({ uri: 'catalog://categories' });
+    expect(JSON.parse((tree.contents[0] as { text: string }).text).categories.length).toBe(2);
+    const p = await client.readResource({ uri: 'catalog://products/SG-A55' });
+    expect(JSON.parse((p.contents[0] as { text: string }).text)).toMatchObject({ id: 1, price: { amount: '499.00' } });
+    expect((await client.listPrompts()).prompts).toHaveLength(2);
+  });
+
+  it('stdout held the protocol alone, and the process ends with its input', async () => {
+    const pid = transport.pid!;
+    await client.close();
+    expect(protocolErrors).toEqual([]);
+    expect(stderr).not.toMatch(/failed|error/i);
+    let alive = true;
+    for (let i = 0; i < 100 && alive; i++) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((r) => setTimeout(r, 20));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+  });
+});
+
+describe('the inspector CLI on `catalog mcp`', () => {
+  it('lists the tools and calls one; no key needed', async () => {
+    const server = [process.execPath, bin, 'mcp'];
+    expect(toolNames(await inspect([...server, '--method', 'tools/list'], env))).toEqual(TOOL_NAMES);
+    const r = await inspect([...server, '--method', 'tools/call', '--tool-name', 'get_product', '--tool-arg', 'ref=SG-A55'], env);
+    expect(r.structuredContent).toMatchObject({ resolved_as: 'sku', product: { id: 1, price: { amount: '499.00', currency: 'SGD' } }, offer_count: 3 });
+  });
+});
