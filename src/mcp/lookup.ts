@@ -7,16 +7,14 @@ import type { McpServices } from './services.js';
 
 /** How a tool's arguments become the catalog's inputs; the rules themselves are the services'. */
 
-const GTIN = /^\d{8}$|^\d{12,14}$/;
-
-/** The listing a reference names (catalog/id-resolver.ts: integer id, UUID or SKU), or a refusal saying what to pass instead. */
+/**
+ * The listing a reference names (catalog/id-resolver.ts: integer id, UUID, SKU, GTIN/EAN/UPC with
+ * its check digit, or a product URL), or a refusal saying what to pass instead.
+ */
 export async function resolveRef(s: McpServices, ref: string): Promise<Resolved> {
-  const r = await s.products.resolve(ref);
+  const [r] = await s.products.resolveMany([ref]);
   if (r) return r;
-  // The id resolver reads ids, UUIDs and SKUs only: a URL or a barcode is named as such, with the way round it.
-  if (/^https?:\/\//i.test(ref)) throw new ToolRefusal(`Lookup by product URL is not supported yet ("${ref}"). Call search_products with the product's name and pass the id it returns.`);
-  const gtin = GTIN.test(ref) ? ' A GTIN/EAN barcode is not a lookup key yet: call search_products with the product\'s name instead.' : '';
-  throw new ToolRefusal(`No product has the id, UUID or SKU "${ref}".${gtin} Check the reference, or find the product with search_products and pass its integer id.`);
+  throw new ToolRefusal(`No product has the id, UUID, SKU, barcode or URL "${ref}". Check the reference, or find the product with search_products and pass its integer id.`);
 }
 
 /** Market codes with SEA expanded; undefined for every market. */

@@ -42,7 +42,7 @@ export function registerPrompts(server: McpServer): void {
     },
   }, ({ product }) => user([
     `Should I buy "${product}" now or wait?`,
-    `1. If "${product}" is not an id, UUID or SKU, find it with search_products and take the id of the best match.`,
+    `1. If "${product}" is not an id, UUID, SKU, barcode or product URL, find it with search_products and take the id of the best match.`,
     '2. Call price_history with days 90, and compare_offers, on that id.',
     `3. Compare the cheapest current offer with the window's lowest and average price and its trend. ${SIGNALS}`,
     '4. Call deals with the product\'s category to see whether similar products are discounted now.',

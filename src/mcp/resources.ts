@@ -19,9 +19,9 @@ export function registerResources(server: McpServer, s: McpServices): void {
     description: 'One listing by integer id (or UUID, or SKU): the record get_product returns.',
   }, async (uri, vars) => {
     const ref = decodeURIComponent(String(vars.id));
-    const r = await s.products.resolve(ref);
+    const [r] = await s.products.resolveMany([ref]);
     // MCP's "resource not found" (-32002).
-    if (!r) throw new McpError(-32002 as ErrorCode, `No product has the id, UUID or SKU "${ref}"`, { uri: uri.href });
+    if (!r) throw new McpError(-32002 as ErrorCode, `No product has the id, UUID, SKU, barcode or URL "${ref}"`, { uri: uri.href });
     return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(presentDetail(await s.products.view(r.listing))) }] };
   });
 }

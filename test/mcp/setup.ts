@@ -108,7 +108,7 @@ export const GOOD_CALLS: Record<string, Record<string, unknown>> = {
 
 export const BAD_CALLS: Record<string, [Record<string, unknown>, RegExp]> = {
   search_products: [{ query: 'galaxy', limit: 500 }, /limit must be at most 50/],
-  get_product: [{ ref: 'NO-SUCH-SKU' }, /No product has the id, UUID or SKU "NO-SUCH-SKU"/],
+  get_product: [{ ref: 'NO-SUCH-SKU' }, /No product has the id, UUID, SKU, barcode or URL "NO-SUCH-SKU"/],
   compare_offers: [{ ref: '' }, /ref must not be empty/],
   price_history: [{ ref: '1', days: 0 }, /days must be at least 1/],
   deals: [{ min_discount_pct: 200 }, /min_discount_pct must be at most 100/],

@@ -78,14 +78,15 @@ describe('answers are the services\' (the same as REST)', () => {
     expect(r.product.converted_price.currency).toBe('SGD');
   });
 
-  it('get_product: by id, UUID and SKU; a GTIN or URL is named as not yet a lookup key', async () => {
+  it('get_product: by id, UUID, SKU, GTIN (check digit verified) and product URL', async () => {
     const byId = await valid('get_product', { ref: '1' });
     expect(byId.resolved_as).toBe('id');
     expect(byId.offer_count).toBe(3);
     expect((await valid('get_product', { ref: byId.product.uuid })).resolved_as).toBe('uuid');
     expect((await valid('get_product', { ref: 'SG-A55' })).product.id).toBe(1);
-    expect(refusalOf(await call('get_product', { ref: '8806095426280' }))).toMatch(/GTIN/);
-    expect(refusalOf(await call('get_product', { ref: 'https://shop.example.com/shopee_sg/SG-A55' }))).toMatch(/product URL is not supported yet/);
+    expect((await valid('get_product', { ref: '8806095426280' })).resolved_as).toBe('gtin');
+    expect((await valid('get_product', { ref: 'https://shop.example.com/shopee_sg/SG-A55' })).resolved_as).toBe('url');
+    expect(refusalOf(await call('get_product', { ref: '8806095426281' }))).toMatch(/No product has the id, UUID, SKU, barcode or URL/);
   });
 
   it('compare_offers: the matches of GET /v1/products/{id}/compare, the decision signals, highlights over every offer', async () => {

@@ -7,7 +7,7 @@ import { CurrencyArg, IntArg, Money, Product, ProductDetail, ProductRef } from '
 import type { McpOptions, McpServices } from '../services.js';
 import { READ_ONLY } from './annotations.js';
 
-const RESOLVED_AS = z.enum(['id', 'uuid', 'sku']).describe('which form the reference matched as');
+const RESOLVED_AS = z.enum(['id', 'uuid', 'sku', 'gtin', 'url']).describe('which form the reference matched as');
 const Currency = CurrencyArg.optional().describe('also show prices converted to this currency');
 
 const GetArgs = z.object({ ref: ProductRef, currency: Currency }).strict();
@@ -21,7 +21,7 @@ const GetOut = z.object({
 
 const BatchArgs = z.object({
   refs: z.array(ProductRef, { error: 'refs must be a list of product references' }).min(1, 'refs needs at least one reference')
-    .max(50, 'refs takes at most 50 references; split the list').describe('1 to 50 references: integer ids, UUIDs or SKUs, in any mix'),
+    .max(50, 'refs takes at most 50 references; split the list').describe('1 to 50 references: integer ids, UUIDs, SKUs, GTIN/EAN/UPC barcodes or product URLs, in any mix'),
   currency: Currency,
 }).strict();
 const BatchOut = z.object({
@@ -54,12 +54,13 @@ export function registerProductTools(server: McpServer, s: McpServices, opts: Mc
 
   server.registerTool('batch_lookup', {
     title: 'Look up several products',
-    description: 'Several products at once by reference (integer ids, UUIDs or SKUs, up to 50): one call instead of many get_product calls '
+    description: 'Several products at once by reference (integer ids, UUIDs, SKUs, barcodes or product URLs, up to 50): one call instead of many get_product calls '
       + 'when you already hold the references. References no product has are listed in not_found, not an error.',
     inputSchema: BatchArgs, outputSchema: BatchOut, annotations: { ...READ_ONLY, title: 'Look up several products' },
   }, guarded('batch_lookup', async (a) => {
     const refs = [...new Set(a.refs)];
-    const resolved = await Promise.all(refs.map((ref) => s.products.resolve(ref)));
+    // One batched read per reference form (catalog/id-resolver.ts), however many references.
+    const resolved = await s.products.resolveMany(refs);
     const found = refs.flatMap((ref, i) => (resolved[i] ? [{ ref, r: resolved[i] }] : []));
     const views = await Promise.all(found.map(({ r }) => s.products.view(r.listing, a.currency)));
     const notFound = refs.filter((_, i) => !resolved[i]);
