@@ -27,6 +27,10 @@ import { MemoryBus, type EventBus } from './events/bus.js';
 import { RedisBus } from './events/redis-bus.js';
 import { EventTail } from './events/tail.js';
 import { withIngestHook } from './events/wake.js';
+import { StreamHub } from './events/stream-hub.js';
+import { RedisSlots } from './limits/redis-slots.js';
+import { MemorySlots, type ConcurrencySlots } from './limits/slots.js';
+import { STREAM_MIN_TIER, tierAtLeast } from './domain/tier.js';
 import { ResponseCache } from './http/cache.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 import type { RecoveryProgress, Store } from './store/types.js';
@@ -57,6 +61,10 @@ export interface Container {
   searchIndex: IndexedSearch | null;
   cache: ResponseCache;
   tail: EventTail;
+  /** The open event streams of this process (GET /v2/products/stream, /v2/prices/stream). */
+  streams: StreamHub;
+  /** Concurrent streams per key: in Redis with REDIS_URL (every instance counts), in memory otherwise. */
+  streamSlots: ConcurrencySlots;
   /** Instance-to-instance notifications (Redis with REDIS_URL; nothing to tell otherwise). */
   bus: EventBus;
   /** The origin of links and the OAuth issuer (see baseUrl); `listening` tells it the bound port. */
@@ -134,6 +142,24 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     void tail.poke();
     void bus.publish({ type: 'events' });
   });
+  const streamSlots: ConcurrencySlots = config.redisUrl
+    ? new RedisSlots(requestPathRedis(config.redisUrl), `${config.redisPrefix}:streams`)
+    : new MemorySlots();
+  const streams = new StreamHub(store.events, tail, {
+    // Heartbeats are what keep a quiet stream's socket from the server's idle timeout.
+    heartbeatMs: Math.max(1, Math.min(config.streams.heartbeatMs, Math.floor(config.connections.idleTimeoutMs / 2))),
+    idleMs: config.streams.idleMs,
+    replayWindow: config.streams.replayEvents,
+    maxBufferBytes: config.streams.maxBufferBytes,
+    retryMs: () => 3000 + Math.floor(Math.random() * 2000),
+    now,
+    // A rotation by the CLI (another process, no bus on SQLite) is found here within a heartbeat.
+    keyStillValid: async (id) => {
+      const key = await keys.activeById(id);
+      return key !== null && tierAtLeast(key.tier, STREAM_MIN_TIER);
+    },
+  });
+  keyEvents.onAnyRevoked((keyId) => streams.closeKey(keyId));
   let origin = config.publicUrl ?? listenOrigin(config.host, config.port);
   return {
     config, clock, store, fx, keys, auth, catalog, views,
@@ -151,8 +177,10 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     compare: new CompareService(catalog, views),
     history: new HistoryService(store.catalog, now),
     ingest: new IngestService(writes, () => fx.rates()),
-    searchIndex, cache, tail, bus,
+    searchIndex, cache, tail, bus, streams, streamSlots,
     async close() {
+      streams.stop();
+      await streamSlots.close();
       tail.stop();
       await bus.close();
       await redisLimiter?.close();
