@@ -76,7 +76,12 @@ function responseSink(res: ServerResponse): StreamSink {
   const open = () => !res.writableEnded && !res.destroyed;
   return {
     write: (text) => {
-      if (open()) res.write(text);
+      if (!open()) return;
+      // Corked by hand, so the write goes out now: Node otherwise uncorks on the next tick, which a
+      // long chain of promise work elsewhere (the search index catching up) can put off for a while.
+      res.cork();
+      res.write(text);
+      res.uncork();
     },
     buffered: () => res.writableLength,
     drained: () => new Promise<void>((resolve) => {
