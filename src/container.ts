@@ -122,11 +122,15 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const views = new ListingViews(fx, store.catalog, now);
   const catalog = new CatalogService(store.catalog, views, now, searchIndex);
   const cache = new ResponseCache();
-  const tail = new EventTail(store.events);
+  // On the embedded store a poll is one indexed read: poll often, so a `catalog import` run beside
+  // the server reaches its streams well within a second. PostgreSQL instances are woken by Redis.
+  const tail = new EventTail(store.events, store.kind === 'sqlite' ? 100 : 500);
   tail.subscribe(() => {
     cache.invalidate();
     catalog.invalidate();
-    void searchIndex?.catchUp().catch(() => undefined);
+    // After the tail has handed out what it read (to the streams): the index's catch-up is the
+    // heavier work, and a search that comes first catches up inline anyway.
+    setImmediate(() => void searchIndex?.catchUp().catch(() => undefined));
   });
   tail.onUnloggedChange(() => {
     cache.invalidate();

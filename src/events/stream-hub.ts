@@ -30,6 +30,8 @@ export interface StreamSpec {
   /** The client's Last-Event-ID: resume after it; null for a fresh stream (from now on). */
   lastEventId: number | null;
   accepts(e: CatalogEvent): boolean;
+  /** When the stream accepts events of these listings only: the hub then offers it no other (accepts still decides). */
+  listingIds?: ReadonlySet<number>;
   /** The message of an accepted event. Streams with the same `frame` function share its text for one event. */
   frame(e: CatalogEvent): string;
   sink: StreamSink;
@@ -79,6 +81,9 @@ const REPLAY_HIGH_WATER = 64 * 1024;
 export class StreamHub {
   private readonly open = new Set<Connection>();
   private readonly byKey = new Map<number, Set<Connection>>();
+  /** Streams that watch given listings, by listing; every other stream is offered every event. */
+  private readonly byListing = new Map<number, Set<Connection>>();
+  private readonly unlisted = new Set<Connection>();
   private readonly keyCheck: NodeJS.Timeout | null = null;
   private readonly batch: number;
 
@@ -103,6 +108,14 @@ export class StreamHub {
     let keyed = this.byKey.get(spec.keyId);
     if (!keyed) this.byKey.set(spec.keyId, (keyed = new Set()));
     keyed.add(conn);
+    if (!spec.listingIds) this.unlisted.add(conn);
+    else {
+      for (const id of spec.listingIds) {
+        let watchers = this.byListing.get(id);
+        if (!watchers) this.byListing.set(id, (watchers = new Set()));
+        watchers.add(conn);
+      }
+    }
     spec.sink.onClose(() => this.close(conn, 'client'));
     spec.sink.write(sseRetry(this.o.retryMs()));
     conn.heartbeat = setInterval(() => this.heartbeat(conn), this.o.heartbeatMs);
@@ -194,26 +207,33 @@ export class StreamHub {
     }));
   }
 
-  /** A batch from the tail, to every live stream: one write per stream, each event framed once. */
+  /**
+   * A batch from the tail, to every live stream: one write per stream, each event framed once. An
+   * event is offered only to the streams that watch its listing and those that watch no listing in
+   * particular, so a thousand streams of ten listings each cost ten checks per event, not a thousand.
+   */
   private dispatch(events: CatalogEvent[]): void {
     if (!this.open.size) return;
     const framed = new Map<StreamSpec['frame'], Map<CatalogEvent, string>>();
-    const frame = (spec: StreamSpec, e: CatalogEvent) => {
-      let cache = framed.get(spec.frame);
-      if (!cache) framed.set(spec.frame, (cache = new Map()));
+    const texts = new Map<Connection, string>();
+    const offer = (conn: Connection, e: CatalogEvent) => {
+      if (!conn.live || conn.closed || e.id <= conn.cursor || !conn.kinds.has(e.change.kind) || !conn.spec.accepts(e)) return;
+      let cache = framed.get(conn.spec.frame);
+      if (!cache) framed.set(conn.spec.frame, (cache = new Map()));
       let text = cache.get(e);
-      if (text === undefined) cache.set(e, (text = spec.frame(e)));
-      return text;
+      if (text === undefined) cache.set(e, (text = conn.spec.frame(e)));
+      texts.set(conn, (texts.get(conn) ?? '') + text);
     };
+    for (const e of events) {
+      for (const conn of this.unlisted) offer(conn, e);
+      const watchers = this.byListing.get(e.listingId);
+      if (watchers) for (const conn of watchers) offer(conn, e);
+    }
     const last = events[events.length - 1].id;
     for (const conn of this.open) {
       if (!conn.live || conn.closed || last <= conn.cursor) continue;
-      let text = '';
-      for (const e of events) {
-        if (e.id <= conn.cursor || !conn.kinds.has(e.change.kind) || !conn.spec.accepts(e)) continue;
-        text += frame(conn.spec, e);
-      }
       conn.cursor = last;
+      const text = texts.get(conn);
       if (text) {
         this.write(conn, text);
         this.touched(conn);
@@ -267,6 +287,12 @@ export class StreamHub {
     const keyed = this.byKey.get(conn.spec.keyId);
     keyed?.delete(conn);
     if (keyed && !keyed.size) this.byKey.delete(conn.spec.keyId);
+    this.unlisted.delete(conn);
+    for (const id of conn.spec.listingIds ?? []) {
+      const watchers = this.byListing.get(id);
+      watchers?.delete(conn);
+      if (watchers && !watchers.size) this.byListing.delete(id);
+    }
     if (reason === 'slow_reader') conn.spec.sink.destroy();
     else conn.spec.sink.end();
     conn.spec.onClose(reason);

@@ -8,8 +8,8 @@ import type { EventLogStore } from '../../src/store/types.js';
 
 /** The hub's seam between replay and live, under interleavings a real store makes rare. */
 const listing = { id: 1, uuid: 'u', title: 't', price: '1.00', currency: 'SGD' as const, priceSgd: '1.00', source: 's', category: null, categoryPath: null, countryCode: 'SG', inStock: true, url: 'https://x', updatedAt: 'now' };
-const event = (id: number): CatalogEvent => ({
-  id, listingId: 1, createdAt: 'now', change: { kind: 'price_change', listing, oldPrice: '1.00', newPrice: '2.00', oldPriceSgd: '1.00', changePct: 100 },
+const event = (id: number, listingId = 1): CatalogEvent => ({
+  id, listingId, createdAt: 'now', change: { kind: 'price_change', listing: { ...listing, id: listingId }, oldPrice: '1.00', newPrice: '2.00', oldPriceSgd: '1.00', changePct: 100 },
 });
 
 /** A log whose replay reads (those naming kinds) can be held: rows are read when called, handed back when released. */
@@ -17,9 +17,9 @@ class HeldLog implements EventLogStore {
   events: CatalogEvent[] = [];
   holds: Array<() => void> = [];
   hold = false;
-  append(n: number): void {
+  append(n: number, listingOf = (_id: number) => 1): void {
     const last = this.events.at(-1)?.id ?? 0;
-    for (let i = 1; i <= n; i++) this.events.push(event(last + i));
+    for (let i = 1; i <= n; i++) this.events.push(event(last + i, listingOf(last + i)));
   }
   async readAfter(afterId: number, limit: number, kinds?: EventKind[]): Promise<CatalogEvent[]> {
     const rows = this.events.filter((e) => e.id > afterId && (!kinds || kinds.includes(e.change.kind))).slice(0, limit);
@@ -57,11 +57,12 @@ function setup(opts: { idleMs?: number; maxBufferBytes?: number; replayBatch?: n
     heartbeatMs: 60_000, idleMs: opts.idleMs ?? 60_000, replayWindow: 1000, maxBufferBytes: opts.maxBufferBytes ?? 1 << 20,
     retryMs: () => 3000, now: () => new Date(), replayBatch: opts.replayBatch,
   });
-  const open = (lastEventId: number | null, keyId = 1) => {
+  const open = (lastEventId: number | null, keyId = 1, listingIds?: ReadonlySet<number>) => {
     const out = sink();
     const closed: CloseReason[] = [];
     const spec: StreamSpec = {
-      name: 'prices', keyId, kinds: ['price_change'], lastEventId, accepts: () => true,
+      name: 'prices', keyId, kinds: ['price_change'], lastEventId, listingIds,
+      accepts: (e) => !listingIds || listingIds.has(e.listingId),
       frame: (e) => sseMessage(e.id, e.change.kind, { id: e.id }), sink: out, onClose: (r) => closed.push(r),
     };
     return { out, closed, started: hub.start(spec) };
@@ -121,6 +122,21 @@ describe('StreamHub seam', () => {
     expect(ids(b.out)).toEqual([3]);
     expect(b.closed).toEqual(['slow_reader']);
     expect(hub.count()).toBe(1);
+  });
+
+  it('a stream watching listings is offered their events only, and its position still moves past the others', async () => {
+    const { log, tail, open, ids } = setup();
+    await tail.start();
+    const all = open(null);
+    const two = open(null, 1, new Set([2]));
+    await Promise.all([all.started, two.started]);
+    log.append(6, (id) => (id % 3) + 1);
+    await tail.poke();
+    expect(ids(all.out)).toEqual(range(1, 6));
+    expect(ids(two.out)).toEqual([1, 4]);
+    const resumed = open(6, 1, new Set([2]));
+    await resumed.started;
+    expect(resumed.out.messages.find((m) => m.event === 'ready')!.id).toBe('6');
   });
 
   it('closeKey closes that key\'s streams only, each told why', async () => {

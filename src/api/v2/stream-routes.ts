@@ -139,6 +139,7 @@ async function openStream(c: Container, req: FastifyRequest, reply: FastifyReply
       kinds: STREAM_KINDS[filter.stream],
       lastEventId: header === undefined ? null : Number(header),
       accepts: (e) => streamMatches(filter, e),
+      listingIds: filter.productIds,
       frame: frameStreamEvent,
       sink: responseSink(res),
       info: { limit_scope: limitScope, max_streams_per_key: max },
