@@ -263,7 +263,19 @@ export class StreamHub {
     this.write(conn, sseMessage(conn.cursor, 'heartbeat', { time: this.o.now().toISOString() }));
   }
 
+  private checking = false;
+
   private async checkKeys(): Promise<void> {
+    if (this.checking) return; // a slow store: the last check is still on its way
+    this.checking = true;
+    try {
+      await this.checkEach();
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private async checkEach(): Promise<void> {
     for (const keyId of [...this.byKey.keys()]) {
       let valid = true;
       try {

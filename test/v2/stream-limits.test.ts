@@ -47,6 +47,12 @@ describe('keys, tiers and the per-key limit', () => {
     }
   });
 
+  it('HEAD is not a way to open a stream', async () => {
+    const r = await h.app.inject({ method: 'HEAD', url: '/v2/prices/stream', headers: (await h.key('free')).headers });
+    expect([404, 405]).toContain(r.statusCode);
+    expect(h.c.streams.count()).toBe(0);
+  });
+
   it('the 11th concurrent stream of a key is 429 before any stream starts; closing one frees its slot at once', async () => {
     const { headers } = await h.key('free');
     const keyId = (await h.c.keys.check(headers.authorization.slice(7)) as { key: { id: number } }).key.id;

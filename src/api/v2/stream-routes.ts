@@ -24,7 +24,9 @@ export function streamRoutes(c: Container): FastifyPluginAsync {
       done();
     });
 
+    // No HEAD twin: a stream never ends, so a HEAD would hold a slot and a socket for nothing.
     app.get('/v2/products/stream', {
+      exposeHeadRoute: false,
       config: { minTier: STREAM_MIN_TIER },
       schema: {
         summary: 'Server-Sent Events: product_update and stock_change of the listings matching the filters',
@@ -39,6 +41,7 @@ export function streamRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.get('/v2/prices/stream', {
+      exposeHeadRoute: false,
       config: { minTier: STREAM_MIN_TIER },
       schema: {
         summary: 'Server-Sent Events: price_change of the listings matching the filters',
