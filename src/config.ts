@@ -27,6 +27,8 @@ export interface Config {
   readonly registrationDailyCap: number;
   /** Request, header, idle and keep-alive timeouts and the per-address connection cap (http/connections.ts). */
   readonly connections: ConnectionLimits;
+  /** Event streams (docs/realtime.md): heartbeat, idle close, replay window, buffer cap, streams per key. */
+  readonly streams: StreamLimits;
   /** SHUTDOWN_TIMEOUT_MS: how long a stopping server lets in-flight requests finish. */
   readonly shutdownTimeoutMs: number;
   /** INGEST_MAX_BYTES: the most one POST /v1/ingest/products body may hold (it is streamed, not held). */
@@ -40,6 +42,19 @@ export interface Config {
   readonly logLevel: string;
   readonly environment: string;
   readonly version: string;
+}
+
+export interface StreamLimits {
+  /** SSE_HEARTBEAT_MS: a heartbeat event this often (capped at half the socket idle timeout, which it keeps open). */
+  readonly heartbeatMs: number;
+  /** SSE_IDLE_MS: a stream that sent no event (heartbeats aside) for this long is closed. */
+  readonly idleMs: number;
+  /** SSE_REPLAY_EVENTS: how far back (in event ids behind the newest) Last-Event-ID can resume. */
+  readonly replayEvents: number;
+  /** SSE_MAX_BUFFER_BYTES: a client with more than this unread is dropped (it resumes by Last-Event-ID). */
+  readonly maxBufferBytes: number;
+  /** Concurrent streams per key (spec 8.1), across instances in scale-out mode. */
+  readonly maxPerKey: number;
 }
 
 function readTiers(file: string | undefined): Record<string, Partial<TierLimits>> {
@@ -98,6 +113,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleTimeoutMs: positiveInt(env, 'IDLE_TIMEOUT_MS', 60_000),
       keepAliveTimeoutMs: positiveInt(env, 'KEEP_ALIVE_TIMEOUT_MS', 10_000),
       maxPerAddress: nonNegativeInt(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256),
+    }),
+    streams: Object.freeze({
+      heartbeatMs: positiveInt(env, 'SSE_HEARTBEAT_MS', 30_000),
+      idleMs: positiveInt(env, 'SSE_IDLE_MS', 300_000),
+      replayEvents: positiveInt(env, 'SSE_REPLAY_EVENTS', 100_000),
+      maxBufferBytes: positiveInt(env, 'SSE_MAX_BUFFER_BYTES', 1024 * 1024),
+      maxPerKey: 10,
     }),
     shutdownTimeoutMs: positiveInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     ingestMaxBytes: positiveInt(env, 'INGEST_MAX_BYTES', 256 * 1024 * 1024),

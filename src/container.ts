@@ -31,6 +31,10 @@ import { MemoryBus, type EventBus } from './events/bus.js';
 import { RedisBus } from './events/redis-bus.js';
 import { EventTail } from './events/tail.js';
 import { withIngestHook } from './events/wake.js';
+import { StreamHub } from './events/stream-hub.js';
+import { RedisSlots } from './limits/redis-slots.js';
+import { MemorySlots, type ConcurrencySlots } from './limits/slots.js';
+import { STREAM_MIN_TIER, tierAtLeast } from './domain/tier.js';
 import { ResponseCache } from './http/cache.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 import type { RecoveryProgress, Store } from './store/types.js';
@@ -69,6 +73,10 @@ export interface Container {
   searchIndex: IndexedSearch | null;
   cache: ResponseCache;
   tail: EventTail;
+  /** The open event streams of this process (GET /v2/products/stream, /v2/prices/stream). */
+  streams: StreamHub;
+  /** Concurrent streams per key: in Redis with REDIS_URL (every instance counts), in memory otherwise. */
+  streamSlots: ConcurrencySlots;
   /** Instance-to-instance notifications (Redis with REDIS_URL; nothing to tell otherwise). */
   bus: EventBus;
   /** The origin of links and the OAuth issuer (see baseUrl); `listening` tells it the bound port. */
@@ -126,11 +134,15 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const views = new ListingViews(fx, store.catalog, now);
   const catalog = new CatalogService(store.catalog, views, now, searchIndex);
   const cache = new ResponseCache();
-  const tail = new EventTail(store.events);
+  // On the embedded store a poll is one indexed read: poll often, so a `catalog import` run beside
+  // the server reaches its streams well within a second. PostgreSQL instances are woken by Redis.
+  const tail = new EventTail(store.events, store.kind === 'sqlite' ? 100 : 500);
   tail.subscribe(() => {
     cache.invalidate();
     catalog.invalidate();
-    void searchIndex?.catchUp().catch(() => undefined);
+    // After the tail has handed out what it read (to the streams): the index's catch-up is the
+    // heavier work, and a search that comes first catches up inline anyway.
+    setImmediate(() => void searchIndex?.catchUp().catch(() => undefined));
   });
   tail.onUnloggedChange(() => {
     cache.invalidate();
@@ -150,6 +162,24 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const compare = new CompareService(catalog, views);
   // Demand reads the clicks surface B records (docs/signals.md).
   const signals = new SignalsService(store.catalog, fx, now, { clicksFor: (ids, since) => store.activity.clickCounts(ids, since) });
+  const streamSlots: ConcurrencySlots = config.redisUrl
+    ? new RedisSlots(requestPathRedis(config.redisUrl), `${config.redisPrefix}:streams`)
+    : new MemorySlots();
+  const streams = new StreamHub(store.events, tail, {
+    // Heartbeats are what keep a quiet stream's socket from the server's idle timeout.
+    heartbeatMs: Math.max(1, Math.min(config.streams.heartbeatMs, Math.floor(config.connections.idleTimeoutMs / 2))),
+    idleMs: config.streams.idleMs,
+    replayWindow: config.streams.replayEvents,
+    maxBufferBytes: config.streams.maxBufferBytes,
+    retryMs: () => 3000 + Math.floor(Math.random() * 2000),
+    now,
+    // A rotation by the CLI (another process, no bus on SQLite) is found here within a heartbeat.
+    keyStillValid: async (id) => {
+      const key = await keys.activeById(id);
+      return key !== null && tierAtLeast(key.tier, STREAM_MIN_TIER);
+    },
+  });
+  keyEvents.onAnyRevoked((keyId) => streams.closeKey(keyId));
   let origin = config.publicUrl ?? listenOrigin(config.host, config.port);
   return {
     config, clock, store, fx, keys, auth, catalog, views,
@@ -169,8 +199,10 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     ingest: new IngestService(writes, () => fx.rates()),
     activity,
     clicks: new ClickService(store.catalog, store.activity, activity, now, config.clickSecret),
-    searchIndex, cache, tail, bus,
+    searchIndex, cache, tail, bus, streams, streamSlots,
     async close() {
+      streams.stop();
+      await streamSlots.close();
       tail.stop();
       await activity.close();
       await bus.close();

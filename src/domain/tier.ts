@@ -11,6 +11,9 @@ export function tierRank(t: Tier): number {
   return RANK[t];
 }
 
+/** The lowest tier that may open event streams (docs/realtime.md): a verified key. */
+export const STREAM_MIN_TIER: Tier = 'free';
+
 export function tierAtLeast(tier: Tier, min: Tier): boolean {
   return RANK[tier] >= RANK[min];
 }

@@ -22,12 +22,21 @@ export class EventTail {
 
   constructor(private readonly log: EventLogStore, private readonly intervalMs = 500, private readonly batch = 1000) {}
 
-  async start(): Promise<void> {
-    this.last = await this.log.lastId();
-    this.unlogged = (await this.log.unloggedChanges?.()) ?? null;
-    this.started = true;
-    this.timer = setInterval(() => void this.poke(), this.intervalMs);
-    this.timer.unref();
+  private starting: Promise<void> | null = null;
+
+  /** Starts following from the log's newest event; a second call waits for the first (streams call it too). */
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      this.last = await this.log.lastId();
+      this.unlogged = (await this.log.unloggedChanges?.()) ?? null;
+      this.started = true;
+      this.timer = setInterval(() => void this.poke(), this.intervalMs);
+      this.timer.unref();
+    })().catch((e: unknown) => {
+      this.starting = null;
+      throw e;
+    });
+    return this.starting;
   }
 
   position(): number {

@@ -1,14 +1,10 @@
 import type { ListingView } from '../../catalog/listing-views.js';
+import { stockStatus, type StockStatus } from '../../domain/stream-filter.js';
 
 /** Surface V2 presenters (spec 2.2): pure functions from the catalog's views to V2 records. */
 
 /** V2 stock_level: in_stock, low_stock or out_of_stock from the stock flag and level; null when unknown. */
-export function stockLevelV2(v: ListingView): 'in_stock' | 'low_stock' | 'out_of_stock' | null {
-  const l = v.listing;
-  if (l.inStock === false) return 'out_of_stock';
-  if (l.stockLevel === 'low' || l.stockLevel === 'low_stock') return 'low_stock';
-  return l.inStock === true ? 'in_stock' : null;
-}
+export const stockLevelV2 = (v: ListingView): StockStatus | null => stockStatus(v.listing.inStock, v.listing.stockLevel);
 
 /** The price in the asked currency (`currency` / `target_currency`), exact decimal text. */
 const shown = (v: ListingView) => v.converted ?? { amount: v.listing.price, currency: v.listing.currency };
