@@ -27,6 +27,10 @@ import { MemoryBus, type EventBus } from './events/bus.js';
 import { RedisBus } from './events/redis-bus.js';
 import { EventTail } from './events/tail.js';
 import { withIngestHook } from './events/wake.js';
+import { WebhookDelivery } from './events/webhook-delivery.js';
+import { AddressGuard, type Resolver } from './events/webhook-guard.js';
+import { parseSecretKey, SecretBox } from './events/webhook-secrets.js';
+import { WebhookService } from './events/webhook-service.js';
 import { ResponseCache } from './http/cache.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 import type { RecoveryProgress, Store } from './store/types.js';
@@ -59,6 +63,12 @@ export interface Container {
   tail: EventTail;
   /** Instance-to-instance notifications (Redis with REDIS_URL; nothing to tell otherwise). */
   bus: EventBus;
+  /** Webhook subscriptions (the management endpoints). */
+  webhooks: WebhookService;
+  /** The webhook dispatcher and worker: started by `serve` only, stopped by close(). */
+  webhookDelivery: WebhookDelivery;
+  /** The webhook address guard (serve warns when WEBHOOK_ALLOW_HOSTS exempts hosts). */
+  webhookGuard: AddressGuard;
   /** The origin of links and the OAuth issuer (see baseUrl); `listening` tells it the bound port. */
   origin(): string;
   /** Whether the store is usable yet (see serve: it listens before). */
@@ -87,6 +97,8 @@ export interface ContainerOptions {
   /** Leave the store's recovery (a killed bulk load) to the caller, who runs it while listening; else it runs here. */
   deferRecovery?: boolean;
   onRecovery?: (p: RecoveryProgress) => void;
+  /** How webhook hosts are resolved (tests: names that resolve where a test says). */
+  webhookResolver?: Resolver;
 }
 
 export async function createContainer(config: Config, opts: ContainerOptions = {}): Promise<Container> {
@@ -134,6 +146,14 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     void tail.poke();
     void bus.publish({ type: 'events' });
   });
+  const webhookGuard = new AddressGuard(config.webhooks.allowHosts, opts.webhookResolver);
+  const secrets = new SecretBox(config.webhooks.secretKey ? parseSecretKey(config.webhooks.secretKey) : null);
+  const webhookDelivery = new WebhookDelivery(store.webhooks, store.events, webhookGuard, secrets, now, {
+    timeoutMs: config.webhooks.timeoutMs, retryBaseMs: config.webhooks.retryBaseMs, concurrency: config.webhooks.concurrency,
+    perSubscription: Math.max(1, Math.ceil(config.webhooks.concurrency / 4)), userAgent: `catalog-webhooks/${config.version}`,
+  });
+  tail.subscribe(() => webhookDelivery.wake());
+  const webhooks = new WebhookService(store.webhooks, store.events, webhookGuard, secrets, webhookDelivery.worker, now);
   let origin = config.publicUrl ?? listenOrigin(config.host, config.port);
   return {
     config, clock, store, fx, keys, auth, catalog, views,
@@ -151,9 +171,10 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     compare: new CompareService(catalog, views),
     history: new HistoryService(store.catalog, now),
     ingest: new IngestService(writes, () => fx.rates()),
-    searchIndex, cache, tail, bus,
+    searchIndex, cache, tail, bus, webhooks, webhookDelivery, webhookGuard,
     async close() {
       tail.stop();
+      await webhookDelivery.stop();
       await bus.close();
       await redisLimiter?.close();
       await store.close();

@@ -6,6 +6,7 @@ import type { EventLogStore, FxStore, Store } from '../types.js';
 import { PgCatalog } from './catalog.js';
 import { PgAccounts, PgKeys, PgOAuth } from './accounts.js';
 import { PG_MIGRATIONS } from './schema.js';
+import { PgWebhooks } from './webhooks.js';
 import { one, pgTypes, rows } from './sql.js';
 
 export interface PostgresOptions {
@@ -70,6 +71,7 @@ export class PostgresStore implements Store {
   readonly keys: PgKeys;
   readonly accounts: PgAccounts;
   readonly oauth: PgOAuth;
+  readonly webhooks: PgWebhooks;
 
   /** `writerPool`: the ingest writer's connections (pipelined), so an import never holds the request path's. */
   constructor(readonly pool: pg.Pool, readonly schema: string, readonly writerPool: pg.Pool = pool) {
@@ -79,6 +81,7 @@ export class PostgresStore implements Store {
     this.keys = new PgKeys(pool);
     this.accounts = new PgAccounts(pool);
     this.oauth = new PgOAuth(pool);
+    this.webhooks = new PgWebhooks(pool);
   }
 
   async migrate(): Promise<void> {

@@ -13,6 +13,7 @@ import { SqliteCatalog } from './catalog.js';
 import { tuneForBulkImport } from './ingest.js';
 import { sqliteRecovery } from './recovery.js';
 import { SQLITE_MIGRATIONS } from './schema.js';
+import { SqliteWebhooks } from './webhooks.js';
 
 /** Opens the embedded store: WAL so readers never wait for the importer, and other processes see commits. */
 export function openSqlite(path: string): Database {
@@ -141,6 +142,7 @@ export class SqliteStore implements Store {
   readonly keys: SqliteKeys;
   readonly accounts: SqliteAccounts;
   readonly oauth: SqliteOAuth;
+  readonly webhooks: SqliteWebhooks;
   readonly bulkLoad: BulkLoadCapability;
   readonly recovery: RecoveryCapability;
 
@@ -153,6 +155,7 @@ export class SqliteStore implements Store {
     this.keys = new SqliteKeys(db);
     this.accounts = new SqliteAccounts(db);
     this.oauth = new SqliteOAuth(db);
+    this.webhooks = new SqliteWebhooks(db);
     const catalog = this.catalog;
     this.bulkLoad = {
       tuneForImport: () => tuneForBulkImport(db),
