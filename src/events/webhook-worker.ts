@@ -42,6 +42,11 @@ export class WebhookWorker {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly inflight = new Map<Promise<void>, string>();
   private readonly perSub = new Map<string, number>();
+  /**
+   * A claim that left out busy subscriptions found nothing: until the next tick or wake-up, claims
+   * that would leave out the same ones are not tried again (each would scan their queued rows).
+   */
+  private starvedWhileBusy = false;
   private claiming: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -60,9 +65,13 @@ export class WebhookWorker {
     this.log = log;
   }
 
-  /** Claims what is due while slots are free and starts sending it; resolves once claiming stops (sends go on). */
-  pump(): Promise<void> {
+  /**
+   * Claims what is due while slots are free and starts sending it; resolves once claiming stops
+   * (sends go on). `fresh`: called from a tick or a wake-up, not from a finished attempt.
+   */
+  pump(fresh = true): Promise<void> {
     if (this.stopped) return Promise.resolve();
+    if (fresh) this.starvedWhileBusy = false;
     if (this.claiming) {
       this.again = true;
       return this.claiming;
@@ -91,11 +100,15 @@ export class WebhookWorker {
   private async fill(): Promise<void> {
     while (!this.stopped && this.inflight.size < this.opts.concurrency) {
       const busy = [...this.perSub].filter(([, n]) => n >= this.opts.perSubscription).map(([id]) => id);
+      if (busy.length && this.starvedWhileBusy) return;
       const now = this.now();
       const room = Math.min(this.opts.concurrency - this.inflight.size, this.opts.perSubscription);
       const claimed = await this.store.claim(this.owner, iso(plus(now, this.opts.timeoutMs + LEASE_MARGIN_MS)), iso(now), room, busy);
-      if (!claimed.length) return;
       for (const c of claimed) this.launch(c, this.owner);
+      if (claimed.length < room) {
+        if (busy.length) this.starvedWhileBusy = true;
+        return;
+      }
     }
   }
 
@@ -109,7 +122,7 @@ export class WebhookWorker {
         const n = (this.perSub.get(sub) ?? 1) - 1;
         if (n > 0) this.perSub.set(sub, n);
         else this.perSub.delete(sub);
-        if (!this.stopped) void this.pump();
+        if (!this.stopped) void this.pump(false);
       });
     this.inflight.set(p, c.delivery.id);
   }

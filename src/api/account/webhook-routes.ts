@@ -98,13 +98,17 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
 
     app.post('/v1/webhooks/:id/rotate-secret', {
       config: CONFIG,
+      // The body is optional: a POST without one takes the defaults.
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
       schema: {
         tags: TAGS, summary: 'Replace the signing secret (the new one is shown only now)',
         description: 'Until `previous_secret_expires_at` deliveries carry two signatures, one per secret, so a receiver can switch without losing any.',
         params: WebhookParams, body: RotateSecretBody, response: { 200: RotatedSecret, ...errors(true) },
       },
     }, async (req, reply) => {
-      const r = await c.webhooks.rotateSecret(accountOf(req), req.params.id, req.body?.previous_secret_valid_seconds);
+      const r = await c.webhooks.rotateSecret(accountOf(req), req.params.id, req.body.previous_secret_valid_seconds);
       if (!r.ok) throw refused(r);
       reply.header('Cache-Control', 'no-store');
       return { id: r.value.subscription.id, secret: r.value.secret, previous_secret_expires_at: r.value.previousSecretUntil };
