@@ -25,6 +25,9 @@ export interface WorkerOptions {
 /** A lease outlives the attempt's timeout by this much: a live worker always records before its lease ends. */
 const LEASE_MARGIN_MS = 30_000;
 
+/** Slots that must be free before a finished attempt claims more. */
+const CLAIM_BATCH = 4;
+
 const iso = (d: Date) => d.toISOString();
 const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
 
@@ -72,6 +75,8 @@ export class WebhookWorker {
   pump(fresh = true): Promise<void> {
     if (this.stopped) return Promise.resolve();
     if (fresh) this.starvedWhileBusy = false;
+    // After a finished attempt, claim once a few slots are free: one claim (a write) per batch, not per attempt.
+    else if (this.opts.concurrency - this.inflight.size < Math.min(CLAIM_BATCH, this.opts.perSubscription) && this.inflight.size > 0) return Promise.resolve();
     if (this.claiming) {
       this.again = true;
       return this.claiming;

@@ -305,7 +305,7 @@ CREATE TABLE webhook_deliveries (
   updated_at TEXT NOT NULL,
   UNIQUE (subscription_id, event_id)
 );
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, seq) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, seq, subscription_id, lease_until) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_subscription ON webhook_deliveries (subscription_id, status, seq);
 CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (updated_at) WHERE status <> 'pending';
 CREATE TABLE webhook_attempts (
