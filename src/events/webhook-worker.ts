@@ -22,8 +22,9 @@ export interface WorkerOptions {
   random?: () => number;
 }
 
-/** A lease outlives the attempt's timeout by this much: a live worker always records before its lease ends. */
-const LEASE_MARGIN_MS = 30_000;
+/** A lease lasts twice the attempt's timeout and this much more: a live worker always records before its lease ends. */
+const LEASE_MARGIN_MS = 5000;
+const leaseMs = (timeoutMs: number) => 2 * timeoutMs + LEASE_MARGIN_MS;
 
 /** Slots that must be free before a finished attempt claims more. */
 const CLAIM_BATCH = 4;
@@ -108,7 +109,7 @@ export class WebhookWorker {
       if (busy.length && this.starvedWhileBusy) return;
       const now = this.now();
       const room = Math.min(this.opts.concurrency - this.inflight.size, this.opts.perSubscription);
-      const claimed = await this.store.claim(this.owner, iso(plus(now, this.opts.timeoutMs + LEASE_MARGIN_MS)), iso(now), room, busy);
+      const claimed = await this.store.claim(this.owner, iso(plus(now, leaseMs(this.opts.timeoutMs))), iso(now), room, busy);
       for (const c of claimed) this.launch(c, this.owner);
       if (claimed.length < room) {
         if (busy.length) this.starvedWhileBusy = true;

@@ -270,6 +270,23 @@ describe('delivery', () => {
   });
 });
 
+describe('secrets at rest', () => {
+  it('with WEBHOOK_SECRET_KEY the stored secret is sealed, and deliveries are still signed with it', async () => {
+    const { headers } = await setup({ WEBHOOK_SECRET_KEY: 'ab'.repeat(32) });
+    const sub = await subscribe(headers, { events: ['price_change'] });
+    const stored = (await h.c.store.webhooks.subscription((await h.c.store.webhooks.activeSubscriptions(['pro']))[0].accountId, sub.id))!;
+    expect(stored.secret).toMatch(/^sealed:v1:/);
+    expect(stored.secret).not.toContain(sub.secret.slice(6));
+    await priceMove('450.00');
+    await h.c.webhookDelivery.drain();
+    verify(sub.secret, rx.received[0]);
+  });
+
+  it('a WEBHOOK_SECRET_KEY that is not 32 bytes stops the start', async () => {
+    await expect(makeHarness({ WEBHOOK_SECRET_KEY: 'short' })).rejects.toThrow(/32 bytes/);
+  });
+});
+
 describe('the address guard at delivery', () => {
   it('checks the host again before every attempt: a name that now resolves to a refused address is not connected to', async () => {
     const table: Record<string, string[]> = { 'hooks.example.com': ['93.184.215.14'] };
