@@ -77,8 +77,12 @@ export class WebhookDispatcher {
       if (!events.length) return queued;
       const subs = await this.store.activeSubscriptions(WEBHOOK_TIERS);
       const deliveries = deliveriesFor(events, subs);
-      // Another dispatcher moved the position first: it queued these; read on from where it is.
-      if (!(await this.store.enqueue(from, events[events.length - 1].id, deliveries, this.now().toISOString()))) continue;
+      if (!(await this.store.enqueue(from, events[events.length - 1].id, deliveries, this.now().toISOString()))) {
+        // Another dispatcher moved the position first (it queued these): read on from where it is.
+        // Not moved: the store was busy (a long write elsewhere); the next tick tries again.
+        if ((await this.store.dispatchPosition()) === from) return queued;
+        continue;
+      }
       queued += deliveries.length;
       if (events.length < BATCH) return queued;
     }

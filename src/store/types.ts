@@ -403,12 +403,13 @@ export interface WebhookStore {
   /**
    * Queues the deliveries of the events after `from` up to `to` and moves the position to `to`, in
    * one transaction, only when the position is still `from`: false (nothing queued) when another
-   * dispatcher moved it first. A delivery of an event a subscription already has is skipped.
+   * dispatcher moved it first (or, on SQLite, when another process held the write lock too long:
+   * the position is then unchanged). A delivery of an event a subscription already has is skipped.
    */
   enqueue(from: number, to: number, deliveries: NewDelivery[], now: string): Promise<boolean>;
   /** Queues one delivery outside the event flow (a test), leased to `lease.owner` so that the caller sends it. */
   insertLeased(d: NewDelivery, lease: { owner: string; until: string }, now: string): Promise<WebhookDeliveryRecord>;
-  /** Leases up to `limit` due deliveries of active subscriptions, oldest due first, skipping `exclude`d subscriptions. */
+  /** Leases up to `limit` due deliveries of active subscriptions, oldest due first, skipping `exclude`d subscriptions (none when the store is busy). */
   claim(owner: string, leaseUntil: string, now: string, limit: number, exclude: readonly string[]): Promise<ClaimedDelivery[]>;
   /** Records an attempt of a delivery `owner` leases and applies its outcome; false (nothing written) when the lease was lost. */
   record(deliveryId: string, owner: string, attempt: Omit<WebhookAttemptRecord, 'deliveryId' | 'attempt'>, outcome: AttemptOutcome, now: string): Promise<boolean>;

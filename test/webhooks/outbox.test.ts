@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createContainer, type Container } from '../../src/container.js';
+import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { FakeClock } from '../helpers/clock.js';
 import { rec } from '../helpers/records.js';
 import { Receiver } from './receiver.js';
@@ -32,6 +33,29 @@ describe('the outbox on one SQLite file', () => {
 
   it('a restart mid-queue loses nothing and sends nothing twice after a recorded success', async () => {
     await restartLosesNothing(open, rx, 30, () => clock.advance(60_000));
+  });
+
+  it('while another process holds the write lock, claims and dispatch give up at once for this tick instead of stalling the server', async () => {
+    const server = await open();
+    const importer = createSqliteStore(join(dir, 'catalog.db'));
+    try {
+      await importLines(server, [rec({ sku: 'LOCK' })]);
+      await subscribe(server, rx);
+      await importLines(server, [rec({ sku: 'LOCK', price: '450.00', observed_at: '2026-11-20T11:00:00.000Z' })]);
+      expect(await server.webhookDelivery.dispatcher.dispatch()).toBe(1);
+      await importLines(server, [rec({ sku: 'LOCK', price: '400.00', observed_at: '2026-11-20T11:01:00.000Z' })]);
+      importer.db.exec('BEGIN IMMEDIATE');
+      const t0 = performance.now();
+      expect(await server.webhookDelivery.dispatcher.dispatch()).toBe(0);
+      expect(await server.store.webhooks.claim('w', '2030-01-01T00:00:00.000Z', clock.now().toISOString(), 10, [])).toEqual([]);
+      expect(performance.now() - t0).toBeLessThan(1000);
+      importer.db.exec('COMMIT');
+      await server.webhookDelivery.drain();
+      expect(rx.payloads().map((p) => p.data.new_price).sort()).toEqual([400, 450]);
+    } finally {
+      await importer.close();
+      await server.close();
+    }
   });
 
   it('events of a `catalog import` beside a running server are delivered by the server', async () => {

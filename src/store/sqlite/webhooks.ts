@@ -12,6 +12,9 @@ import type {
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
+/** How long a claim or an enqueue waits for another process's write lock (a `catalog import`) before it gives up for this tick. */
+const BRIEF_BUSY_MS = 100;
+
 /**
  * Webhook subscriptions and the delivery outbox on the embedded store. Every write is one
  * statement or one transaction under SQLite's single write lock, so two processes on one file
@@ -19,6 +22,24 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
  */
 export class SqliteWebhooks implements WebhookStore {
   constructor(private readonly db: Database) {}
+
+  /**
+   * Runs a write that can wait for the next tick: while another process holds the write lock, it
+   * waits BRIEF_BUSY_MS instead of the connection's busy timeout (better-sqlite3 waits on the
+   * event loop's thread, so a long wait would stall every request), and answers `busy` if still locked.
+   */
+  private briefly<T>(write: () => T, busy: T): T {
+    const saved = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma(`busy_timeout = ${BRIEF_BUSY_MS}`);
+    try {
+      return write();
+    } catch (e) {
+      if ((e as { code?: string }).code === 'SQLITE_BUSY') return busy;
+      throw e;
+    } finally {
+      this.db.pragma(`busy_timeout = ${saved}`);
+    }
+  }
 
   async createSubscription(rec: WebhookSubscriptionRecord, maxPerAccount: number): Promise<boolean> {
     // The count and the insert in one statement: concurrent creations cannot both pass the maximum.
@@ -62,11 +83,11 @@ export class SqliteWebhooks implements WebhookStore {
     const moved = this.db.prepare('UPDATE webhook_dispatch SET position = ? WHERE id = 1 AND position = ?');
     const insert = this.db.prepare(`INSERT INTO webhook_deliveries (id, subscription_id, event_id, kind, payload, status, attempts, max_attempts,
       next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?) ON CONFLICT (subscription_id, event_id) DO NOTHING`);
-    return this.db.transaction(() => {
+    return this.briefly(() => this.db.transaction(() => {
       if (moved.run(to, from).changes !== 1) return false;
       for (const d of deliveries) insert.run(d.id, d.subscriptionId, d.eventId, d.kind, d.payload, d.maxAttempts, now, now, now);
       return true;
-    }).immediate();
+    }).immediate(), false);
   }
 
   async insertLeased(d: NewDelivery, lease: { owner: string; until: string }, now: string): Promise<WebhookDeliveryRecord> {
@@ -77,8 +98,12 @@ export class SqliteWebhooks implements WebhookStore {
   }
 
   async claim(owner: string, leaseUntil: string, now: string, limit: number, exclude: readonly string[]): Promise<ClaimedDelivery[]> {
+    // A read first: it never waits for a lock (WAL), and most ticks find nothing due.
+    const due = this.db.prepare(`SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ?
+      AND (lease_until IS NULL OR lease_until <= ?) LIMIT 1`).get(now, now);
+    if (!due) return [];
     const subs = this.db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id IN (SELECT value FROM json_each(?))`);
-    return this.db.transaction(() => {
+    return this.briefly(() => this.db.transaction(() => {
       const rows = this.db.prepare(`UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE seq IN (
           SELECT d.seq FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
           WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?) AND s.status = 'active'
@@ -89,7 +114,7 @@ export class SqliteWebhooks implements WebhookStore {
       const byId = new Map((subs.all(JSON.stringify([...new Set(rows.map((r) => r.subscription_id))])) as SubscriptionRow[])
         .map((r) => [r.id, toSubscription(r)]));
       return rows.map((r) => ({ delivery: toDelivery(r), subscription: byId.get(r.subscription_id)! }));
-    }).immediate();
+    }).immediate(), []);
   }
 
   async record(deliveryId: string, owner: string, a: Omit<WebhookAttemptRecord, 'deliveryId' | 'attempt'>, outcome: AttemptOutcome, now: string): Promise<boolean> {
