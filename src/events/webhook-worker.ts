@@ -174,8 +174,13 @@ export class WebhookWorker {
     }
     const checked = await this.guard.target(s.url);
     if (!checked.ok) return failed(checked.code, checked.reason);
-    // The signing time is the wall clock's: receivers compare it with theirs (standardwebhooks allows 5 minutes).
-    const headers = signedHeaders(secrets, msgId, new Date(), body);
+    let headers: Record<string, string>;
+    try {
+      // The signing time is the wall clock's: receivers compare it with theirs (standardwebhooks allows 5 minutes).
+      headers = signedHeaders(secrets, msgId, new Date(), body);
+    } catch {
+      return failed('secret_unavailable', 'the stored signing secret is not a valid whsec_ secret');
+    }
     return this.sender.send(checked.target, headers, body, this.opts.timeoutMs);
   }
 
