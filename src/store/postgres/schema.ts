@@ -244,6 +244,8 @@ CREATE TABLE webhook_attempts (
   excerpt TEXT,
   PRIMARY KEY (delivery_id, attempt)
 );
+-- Which subscriptions may receive: their account's keys are looked up by account.
+CREATE INDEX IF NOT EXISTS api_keys_account_id ON api_keys (account_id);
 CREATE TABLE webhook_dispatch (id INTEGER PRIMARY KEY CHECK (id = 1), position BIGINT NOT NULL);
 INSERT INTO webhook_dispatch (id, position) SELECT 1, coalesce(max(id), 0) FROM events;
 `,
