@@ -47,7 +47,7 @@ function surfaceOfUnrouted(req: FastifyRequest): Surface {
   if (url.startsWith('/v2')) return 'v2';
   if (url === '/mcp' || url.startsWith('/mcp/') || url.startsWith('/mcp?')) return 'mcp';
   if (url.startsWith('/v1/products') || url.startsWith('/v1/categories')) return surfaceOfRequest(req.raw) === 'B' ? 'v1b' : 'v1a';
-  if (url.startsWith('/v1/auth') || url.startsWith('/v1/oauth') || url.startsWith('/v1/keys') || url.startsWith('/v1/admin')) return 'account';
+  if (url.startsWith('/v1/auth') || url.startsWith('/v1/oauth') || url.startsWith('/v1/keys') || url.startsWith('/v1/admin') || url.startsWith('/v1/webhooks')) return 'account';
   return url.startsWith('/v1') ? 'v1a' : 'meta';
 }
 
@@ -80,7 +80,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Catalog service', version: c.config.version, description: 'Product catalog and price comparison for shopping agents. See docs/api.md for the shared /v1 path rules.' },
-      tags: [...SURFACES.map((s) => s.tag), { name: 'oauth', description: 'OAuth 2.1 client credentials' }, { name: 'admin', description: 'Tier changes (X-Admin-Secret)' }],
+      tags: [...SURFACES.map((s) => s.tag), { name: 'oauth', description: 'OAuth 2.1 client credentials' }, { name: 'webhooks', description: 'Webhook subscriptions and their delivery log (pro and enterprise)' }, { name: 'admin', description: 'Tier changes (X-Admin-Secret)' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
       security: [{ bearer: [] }],
     },

@@ -37,6 +37,8 @@ export interface Config {
   readonly corsOrigins: readonly string[] | null;
   /** Failed key or admin-secret checks allowed per client address per minute; then 429. */
   readonly authFailuresPerMinute: number;
+  /** Webhook delivery (docs/realtime.md, "Webhooks"). */
+  readonly webhooks: WebhookConfig;
   /** Where a daily-quota 429 sends the client to upgrade. */
   readonly upgradeUrl: string;
   readonly logLevel: string;
@@ -55,6 +57,19 @@ export interface StreamLimits {
   readonly maxBufferBytes: number;
   /** Concurrent streams per key (spec 8.1), across instances in scale-out mode. */
   readonly maxPerKey: number;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_RETRY_BASE_MS: the wait before the first retry; later ones wait 4 and 16 times longer (plus jitter). */
+  readonly retryBaseMs: number;
+  /** WEBHOOK_TIMEOUT_MS: how long an attempt may take, connect to last byte (spec: 10 s; shorter for tests). */
+  readonly timeoutMs: number;
+  /** WEBHOOK_ALLOW_HOSTS: hosts exempt from the HTTPS rule and the address guard. Local development and tests only. */
+  readonly allowHosts: readonly string[];
+  /** WEBHOOK_SECRET_KEY: 32 bytes (64 hex characters or base64) that seal signing secrets at rest; null stores them as they are. */
+  readonly secretKey: string | null;
+  /** WEBHOOK_CONCURRENCY: attempts in flight at once per process. */
+  readonly concurrency: number;
 }
 
 function readTiers(file: string | undefined): Record<string, Partial<TierLimits>> {
@@ -126,6 +141,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: env.CORS_ORIGINS && env.CORS_ORIGINS.trim() !== '*'
       ? Object.freeze(env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean)) : null,
     authFailuresPerMinute: positiveInt(env, 'AUTH_FAILURES_PER_MINUTE', 20),
+    webhooks: Object.freeze({
+      retryBaseMs: positiveInt(env, 'WEBHOOK_RETRY_BASE_MS', 60_000),
+      timeoutMs: positiveInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+      allowHosts: Object.freeze((env.WEBHOOK_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean)),
+      secretKey: env.WEBHOOK_SECRET_KEY || null,
+      concurrency: positiveInt(env, 'WEBHOOK_CONCURRENCY', 32),
+    }),
     upgradeUrl: env.UPGRADE_URL || `${publicUrlOf(env.PUBLIC_URL) ?? ''}/v1/auth/me`,
     logLevel: env.LOG_LEVEL ?? 'info',
     environment: env.NODE_ENV ?? 'development',

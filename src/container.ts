@@ -35,6 +35,10 @@ import { StreamHub } from './events/stream-hub.js';
 import { RedisSlots } from './limits/redis-slots.js';
 import { MemorySlots, type ConcurrencySlots } from './limits/slots.js';
 import { STREAM_MIN_TIER, tierAtLeast } from './domain/tier.js';
+import { WebhookDelivery } from './events/webhook-delivery.js';
+import { AddressGuard, type Resolver } from './events/webhook-guard.js';
+import { parseSecretKey, SecretBox } from './events/webhook-secrets.js';
+import { WebhookService } from './events/webhook-service.js';
 import { ResponseCache } from './http/cache.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 import type { RecoveryProgress, Store } from './store/types.js';
@@ -79,6 +83,12 @@ export interface Container {
   streamSlots: ConcurrencySlots;
   /** Instance-to-instance notifications (Redis with REDIS_URL; nothing to tell otherwise). */
   bus: EventBus;
+  /** Webhook subscriptions (the management endpoints). */
+  webhooks: WebhookService;
+  /** The webhook dispatcher and worker: started by `serve` only, stopped by close(). */
+  webhookDelivery: WebhookDelivery;
+  /** The webhook address guard (serve warns when WEBHOOK_ALLOW_HOSTS exempts hosts). */
+  webhookGuard: AddressGuard;
   /** The origin of links and the OAuth issuer (see baseUrl); `listening` tells it the bound port. */
   origin(): string;
   /** Whether the store is usable yet (see serve: it listens before). */
@@ -107,6 +117,8 @@ export interface ContainerOptions {
   /** Leave the store's recovery (a killed bulk load) to the caller, who runs it while listening; else it runs here. */
   deferRecovery?: boolean;
   onRecovery?: (p: RecoveryProgress) => void;
+  /** How webhook hosts are resolved (tests: names that resolve where a test says). */
+  webhookResolver?: Resolver;
 }
 
 export async function createContainer(config: Config, opts: ContainerOptions = {}): Promise<Container> {
@@ -180,6 +192,14 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     },
   });
   keyEvents.onAnyRevoked((keyId) => streams.closeKey(keyId));
+  const webhookGuard = new AddressGuard(config.webhooks.allowHosts, opts.webhookResolver);
+  const secrets = new SecretBox(config.webhooks.secretKey ? parseSecretKey(config.webhooks.secretKey) : null);
+  const webhookDelivery = new WebhookDelivery(store.webhooks, store.events, webhookGuard, secrets, now, {
+    timeoutMs: config.webhooks.timeoutMs, retryBaseMs: config.webhooks.retryBaseMs, concurrency: config.webhooks.concurrency,
+    perSubscription: Math.max(1, Math.ceil(config.webhooks.concurrency / 4)), userAgent: `catalog-webhooks/${config.version}`,
+  });
+  tail.subscribe(() => webhookDelivery.wake());
+  const webhooks = new WebhookService(store.webhooks, store.events, webhookGuard, secrets, webhookDelivery.worker, now);
   let origin = config.publicUrl ?? listenOrigin(config.host, config.port);
   return {
     config, clock, store, fx, keys, auth, catalog, views,
@@ -199,12 +219,13 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     ingest: new IngestService(writes, () => fx.rates()),
     activity,
     clicks: new ClickService(store.catalog, store.activity, activity, now, config.clickSecret),
-    searchIndex, cache, tail, bus, streams, streamSlots,
+    searchIndex, cache, tail, bus, streams, streamSlots, webhooks, webhookDelivery, webhookGuard,
     async close() {
       streams.stop();
       await streamSlots.close();
       tail.stop();
       await activity.close();
+      await webhookDelivery.stop();
       await bus.close();
       await redisLimiter?.close();
       await store.close();

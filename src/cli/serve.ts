@@ -58,6 +58,12 @@ export async function serve(config: Config): Promise<void> {
     demoKey = (await c.keys.create({ tier: 'pro', name: 'demo' })).apiKey;
   }
   await c.tail.start();
+  if (c.webhookGuard.hasExemptions) {
+    app.log.warn({ hosts: config.webhooks.allowHosts },
+      'WEBHOOK_ALLOW_HOSTS is set: these hosts skip the webhook HTTPS rule and address guard. For local development and tests only; unset it in production.');
+  }
+  c.webhookDelivery.useLog(app.log);
+  c.webhookDelivery.start();
   c.readiness.isReady();
   if (c.searchIndex) {
     // Built while the service already answers: until it is whole, the store serves search.

@@ -6,6 +6,7 @@ import type { CatalogEvent, EventKind } from '../domain/events.js';
 import type { Listing, PriceObservation } from '../domain/listing.js';
 import type { Tier } from '../domain/tier.js';
 import type { PriceMove } from '../domain/trending.js';
+import type { DeliveryStatus, WebhookEventKind, WebhookStatus } from '../domain/webhooks.js';
 
 /** The most members `groupMembers` reads of one group. */
 export const GROUP_MEMBERS_LIMIT = 200;
@@ -280,6 +281,7 @@ export interface Store {
   readonly accounts: AccountStore;
   readonly oauth: OAuthStore;
   readonly activity: ActivityStore;
+  readonly webhooks: WebhookStore;
   /** Applies pending schema migrations; safe to call on every start. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -386,3 +388,128 @@ export interface ActivityStore {
 }
 
 export type { Currency };
+
+export interface WebhookSubscriptionRecord {
+  /** A UUID. */
+  id: string;
+  /** The account (first key of a rotation chain): subscriptions survive key rotation. */
+  accountId: number;
+  url: string;
+  events: WebhookEventKind[];
+  /** Listing UUIDs; null: every product. */
+  productIds: string[] | null;
+  minPriceChangePct: number;
+  status: WebhookStatus;
+  /** Why it is paused (receiver_gone, paused_by_owner); null when active. */
+  pausedReason: string | null;
+  /** The signing secret as stored (sealed when a secret key is configured). */
+  secret: string;
+  /** The secret before the last rotation, also signed with until `previousSecretUntil`. */
+  previousSecret: string | null;
+  previousSecretUntil: string | null;
+  /** The event log's last id when the subscription was made: older events are never sent to it. */
+  fromEventId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type SubscriptionPatch = Partial<Pick<WebhookSubscriptionRecord,
+  'url' | 'events' | 'productIds' | 'minPriceChangePct' | 'status' | 'pausedReason' | 'secret' | 'previousSecret' | 'previousSecretUntil'>>;
+
+export interface WebhookDeliveryRecord {
+  /** `msg_...`: the webhook-id header of every attempt. */
+  id: string;
+  subscriptionId: string;
+  /** The event log id; null for a test delivery. */
+  eventId: number | null;
+  kind: string;
+  /** The JSON body, fixed when queued. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  maxAttempts: number;
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WebhookAttemptRecord {
+  deliveryId: string;
+  /** 1-based. */
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  /** The first characters of the receiver's answer. */
+  excerpt: string | null;
+}
+
+export interface NewDelivery {
+  id: string;
+  subscriptionId: string;
+  eventId: number | null;
+  kind: string;
+  payload: string;
+  maxAttempts: number;
+}
+
+export interface ClaimedDelivery {
+  delivery: WebhookDeliveryRecord;
+  subscription: WebhookSubscriptionRecord;
+}
+
+/** What one attempt changed: the delivery's new state and, on 410 Gone, the subscription paused. */
+export interface AttemptOutcome {
+  status: DeliveryStatus;
+  nextAttemptAt: string | null;
+  pause: string | null;
+}
+
+/**
+ * Subscriptions and the delivery outbox. Deliveries are claimed with a lease (owner, until): a
+ * claim takes only due, unleased (or lease-expired) deliveries of active subscriptions, and on
+ * many instances two claims never take one delivery (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite:
+ * one UPDATE ... RETURNING under its write lock).
+ */
+export interface WebhookStore {
+  /** Inserts unless the account already has `maxPerAccount`; false then. */
+  createSubscription(rec: WebhookSubscriptionRecord, maxPerAccount: number): Promise<boolean>;
+  subscription(accountId: number, id: string): Promise<WebhookSubscriptionRecord | null>;
+  /** The account's subscriptions, oldest first. */
+  subscriptions(accountId: number): Promise<WebhookSubscriptionRecord[]>;
+  /** Null when the account has no such subscription. */
+  updateSubscription(accountId: number, id: string, patch: SubscriptionPatch, now: string): Promise<WebhookSubscriptionRecord | null>;
+  /** Deletes it and its deliveries; false when the account has no such subscription. */
+  deleteSubscription(accountId: number, id: string): Promise<boolean>;
+  /** Active subscriptions of accounts that hold an active key of one of `tiers`. */
+  activeSubscriptions(tiers: readonly Tier[]): Promise<WebhookSubscriptionRecord[]>;
+  /** The last event id the dispatcher has turned into deliveries. */
+  dispatchPosition(): Promise<number>;
+  /**
+   * Queues the deliveries of the events after `from` up to `to` and moves the position to `to`, in
+   * one transaction, only when the position is still `from`: false (nothing queued) when another
+   * dispatcher moved it first (or, on SQLite, when another process held the write lock too long:
+   * the position is then unchanged). A delivery of an event a subscription already has is skipped.
+   */
+  enqueue(from: number, to: number, deliveries: NewDelivery[], now: string): Promise<boolean>;
+  /** Queues one delivery outside the event flow (a test), leased to `lease.owner` so that the caller sends it. */
+  insertLeased(d: NewDelivery, lease: { owner: string; until: string }, now: string): Promise<WebhookDeliveryRecord>;
+  /** Leases up to `limit` due deliveries of active subscriptions, oldest due first, skipping `exclude`d subscriptions (none when the store is busy). */
+  claim(owner: string, leaseUntil: string, now: string, limit: number, exclude: readonly string[]): Promise<ClaimedDelivery[]>;
+  /** Records an attempt of a delivery `owner` leases and applies its outcome; false (nothing written) when the lease was lost. */
+  record(deliveryId: string, owner: string, attempt: Omit<WebhookAttemptRecord, 'deliveryId' | 'attempt'>, outcome: AttemptOutcome, now: string): Promise<boolean>;
+  /** Gives back every lease of `owner` (a stopping worker), so its deliveries are due again at once. */
+  release(owner: string): Promise<number>;
+  deliveries(subscriptionId: string, opts: { status?: DeliveryStatus; limit: number; offset: number }): Promise<{ items: WebhookDeliveryRecord[]; total: number }>;
+  delivery(subscriptionId: string, deliveryId: string): Promise<WebhookDeliveryRecord | null>;
+  /** The attempts of these deliveries, in attempt order. */
+  attempts(deliveryIds: readonly string[]): Promise<WebhookAttemptRecord[]>;
+  /** Queues a finished (succeeded or dead) delivery for one more attempt at `now`; null when absent or still pending. */
+  retry(subscriptionId: string, deliveryId: string, now: string): Promise<WebhookDeliveryRecord | null>;
+  /** Deletes finished deliveries last changed before `before`; returns how many. */
+  prune(before: string): Promise<number>;
+}

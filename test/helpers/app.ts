@@ -1,6 +1,6 @@
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createContainer, type Container } from '../../src/container.js';
+import { createContainer, type Container, type ContainerOptions } from '../../src/container.js';
 import type { Tier } from '../../src/domain/tier.js';
 import { FakeClock } from './clock.js';
 import { checkResponseContracts } from './contract.js';
@@ -16,9 +16,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function makeHarness(env: Record<string, string> = {}, clock = new FakeClock()): Promise<Harness> {
+export async function makeHarness(env: Record<string, string> = {}, clock = new FakeClock(), opts: Omit<ContainerOptions, 'clock'> = {}): Promise<Harness> {
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', CATALOG_DEMO: 'off', ...env });
-  const c = await createContainer(config, { clock });
+  const c = await createContainer(config, { ...opts, clock });
   const app = await buildApp(c);
   checkResponseContracts(app);
   await app.ready();

@@ -6,11 +6,12 @@ import { adminRoutes } from './admin-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { ingestRoutes } from './ingest-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 
-/** Accounts: registration, keys, OAuth client credentials, admin, ingestion (spec 4.1, 4.5, 5). */
+/** Accounts: registration, keys, OAuth client credentials, admin, ingestion, webhook subscriptions (spec 4.1, 4.5, 5). */
 export const account: SurfaceUnit = {
   surface: 'account',
-  tag: { name: 'account', description: 'Registration, keys, OAuth 2.1 client credentials, tiers and ingestion' },
+  tag: { name: 'account', description: 'Registration, keys, OAuth 2.1 client credentials, tiers, ingestion and webhooks' },
   // Account bodies are validated like V2's: each problem names its field.
   errors: { ...v1Errors, validation: fieldValidation },
   routes(c: Container): FastifyPluginAsync {
@@ -19,6 +20,7 @@ export const account: SurfaceUnit = {
       await app.register(oauthRoutes(c));
       await app.register(adminRoutes(c));
       await app.register(ingestRoutes(c));
+      await app.register(webhookRoutes(c));
     };
   },
 };

@@ -7,6 +7,7 @@ import { PgCatalog } from './catalog.js';
 import { PgAccounts, PgKeys, PgOAuth } from './accounts.js';
 import { PgActivity } from './activity.js';
 import { PG_MIGRATIONS } from './schema.js';
+import { PgWebhooks } from './webhooks.js';
 import { one, pgTypes, rows } from './sql.js';
 
 export interface PostgresOptions {
@@ -72,6 +73,7 @@ export class PostgresStore implements Store {
   readonly accounts: PgAccounts;
   readonly oauth: PgOAuth;
   readonly activity: PgActivity;
+  readonly webhooks: PgWebhooks;
 
   /** `writerPool`: the ingest writer's connections (pipelined), so an import never holds the request path's. */
   constructor(readonly pool: pg.Pool, readonly schema: string, readonly writerPool: pg.Pool = pool) {
@@ -82,6 +84,7 @@ export class PostgresStore implements Store {
     this.accounts = new PgAccounts(pool);
     this.oauth = new PgOAuth(pool);
     this.activity = new PgActivity(pool);
+    this.webhooks = new PgWebhooks(pool);
   }
 
   async migrate(): Promise<void> {

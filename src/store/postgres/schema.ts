@@ -227,4 +227,67 @@ CREATE INDEX listings_gtin ON listings (gtin) WHERE gtin IS NOT NULL;
 CREATE INDEX listings_url ON listings (url);
 `,
   },
+  {
+    version: 10,
+    name: 'webhooks',
+    // Subscriptions, the delivery outbox (claimed by workers with FOR UPDATE SKIP LOCKED and a
+    // lease: lease_owner, lease_until) with each attempt, and the dispatcher's position in the
+    // event log, which a new store starts at the log's head. SQLite's version of these tables is
+    // its migration 11.
+    sql: `
+CREATE TABLE webhook_subscriptions (
+  id TEXT PRIMARY KEY,
+  account_id BIGINT NOT NULL,
+  url TEXT NOT NULL,
+  events TEXT NOT NULL,
+  product_ids TEXT,
+  min_price_change_pct DOUBLE PRECISION NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('active', 'paused')),
+  paused_reason TEXT,
+  secret TEXT NOT NULL,
+  previous_secret TEXT,
+  previous_secret_until TEXT,
+  from_event_id BIGINT NOT NULL,
+  created_at TEXT COLLATE "C" NOT NULL,
+  updated_at TEXT COLLATE "C" NOT NULL
+);
+CREATE INDEX webhook_subscriptions_account ON webhook_subscriptions (account_id, created_at);
+CREATE TABLE webhook_deliveries (
+  seq BIGSERIAL PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  subscription_id TEXT NOT NULL REFERENCES webhook_subscriptions (id) ON DELETE CASCADE,
+  event_id BIGINT,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'succeeded', 'dead')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  max_attempts INTEGER NOT NULL,
+  next_attempt_at TEXT COLLATE "C",
+  lease_owner TEXT,
+  lease_until TEXT COLLATE "C",
+  last_status_code INTEGER,
+  last_error TEXT,
+  created_at TEXT COLLATE "C" NOT NULL,
+  updated_at TEXT COLLATE "C" NOT NULL,
+  UNIQUE (subscription_id, event_id)
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, seq, subscription_id, lease_until) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_subscription ON webhook_deliveries (subscription_id, status, seq);
+CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (updated_at) WHERE status <> 'pending';
+CREATE TABLE webhook_attempts (
+  delivery_id TEXT NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+  attempt INTEGER NOT NULL,
+  started_at TEXT NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  status_code INTEGER,
+  error TEXT,
+  excerpt TEXT,
+  PRIMARY KEY (delivery_id, attempt)
+);
+-- Which subscriptions may receive: their account's keys are looked up by account.
+CREATE INDEX IF NOT EXISTS api_keys_account_id ON api_keys (account_id);
+CREATE TABLE webhook_dispatch (id INTEGER PRIMARY KEY CHECK (id = 1), position BIGINT NOT NULL);
+INSERT INTO webhook_dispatch (id, position) SELECT 1, coalesce(max(id), 0) FROM events;
+`,
+  },
 ];

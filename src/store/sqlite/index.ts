@@ -14,6 +14,7 @@ import { SqliteCatalog } from './catalog.js';
 import { tuneForBulkImport } from './ingest.js';
 import { sqliteRecovery } from './recovery.js';
 import { SQLITE_MIGRATIONS } from './schema.js';
+import { SqliteWebhooks } from './webhooks.js';
 
 /** Opens the embedded store: WAL so readers never wait for the importer, and other processes see commits. */
 export function openSqlite(path: string): Database {
@@ -143,6 +144,7 @@ export class SqliteStore implements Store {
   readonly accounts: SqliteAccounts;
   readonly oauth: SqliteOAuth;
   readonly activity: SqliteActivity;
+  readonly webhooks: SqliteWebhooks;
   readonly bulkLoad: BulkLoadCapability;
   readonly recovery: RecoveryCapability;
 
@@ -156,6 +158,7 @@ export class SqliteStore implements Store {
     this.accounts = new SqliteAccounts(db);
     this.oauth = new SqliteOAuth(db);
     this.activity = new SqliteActivity(db);
+    this.webhooks = new SqliteWebhooks(db);
     const catalog = this.catalog;
     this.bulkLoad = {
       tuneForImport: () => tuneForBulkImport(db),
