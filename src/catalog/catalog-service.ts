@@ -167,14 +167,16 @@ export class CatalogService {
   async similar(listing: Listing, limit: number): Promise<ListingView[]> {
     const own = titleWords(listing.title);
     const category = listing.categoryPath?.at(-1) ?? listing.category ?? undefined;
-    const tries: ListingFilter[] = [];
-    if (listing.brand) tries.push(clean({ brandExact: listing.brand, categoryExact: category }));
-    if (category) tries.push({ categoryExact: category });
+    // The brand's or the category's own words narrow the candidates to their term lists (every
+    // listing of the brand or category has them in its indexed text), not a scan of the catalog.
+    const tries: Array<{ text: string; filter: ListingFilter }> = [];
+    if (listing.brand) tries.push({ text: listing.brand, filter: clean({ brandExact: listing.brand, categoryExact: category }) });
+    if (category) tries.push({ text: category, filter: { categoryExact: category } });
     if (!tries.length) return [];
     const seen = new Set<number>();
     const ranked: Array<{ l: Listing; score: number }> = [];
-    for (const filter of tries) {
-      const r = await this.find({ filter, sort: 'newest', limit: SIMILAR_CANDIDATES, offset: 0 });
+    for (const { text, filter } of tries) {
+      const r = await this.find({ text, filter, sort: 'newest', limit: SIMILAR_CANDIDATES, offset: 0 });
       for (const l of r.listings) {
         if (l.groupId === listing.groupId || seen.has(l.id)) continue;
         seen.add(l.id);
@@ -282,6 +284,14 @@ export class CatalogService {
       return null;
     };
     return find(await this.categoryTree());
+  }
+
+  /**
+   * The listings of a category (any level below it), newest first. Its name's words narrow the
+   * search to their term lists: every listing of the category has them in its indexed category text.
+   */
+  async inCategory(node: CategoryNode, limit: number, offset: number, currency?: Currency): Promise<SearchPage> {
+    return this.search({ text: node.name, filter: { categoryExact: node.slug }, sort: 'newest', limit, offset }, { currency });
   }
 
   /** After any catalog change: what is derived from listings is read again. */

@@ -232,3 +232,24 @@ describe('reference', () => {
     expect(doc.paths['/v1/products/search'].get.tags).toEqual(['surface A']);
   });
 });
+
+describe('category detail and similar read term lists, not the whole catalog, on both engines', () => {
+  it('answer the same with the store engine (SEARCH_INDEX=off) as with the index', async () => {
+    const off = await makeHarness({ SEARCH_INDEX: 'off' });
+    await off.ingest([
+      ...CATALOG, rec({ source: 'lazada_sg', sku: 'SG-A35', title: 'Samsung Galaxy A35 5G 8GB 128GB Awesome Lilac', price: '399.00', original_price: '459.00' }),
+      rec({ source: 'shopee_sg', sku: 'SG-PRE', title: 'Samsung Galaxy S25 Edge preorder', price: '1699.00', stock_level: 'preorder', in_stock: false }),
+    ]);
+    const key = (await off.key('pro')).headers;
+    const ids = async (hh: Harness, url: string, headers: Record<string, string>) => {
+      const r = (await hh.app.inject({ url, headers })).json();
+      return (r.data.products ?? r.data).map((x: { title: string }) => x.title).sort();
+    };
+    for (const slug of ['kitchen-appliances', 'home-living', 'smartphones', 'electronics']) {
+      expect(await ids(off, `/v1/categories/${slug}`, key), slug).toEqual(await ids(h, `/v1/categories/${slug}`, pro));
+    }
+    const [a55] = (await off.c.catalog.findBySku('SG-A55'));
+    expect((await ids(off, `/v1/products/${a55.uuid}/similar`, key))).toContain('Samsung Galaxy A35 5G 8GB 128GB Awesome Lilac');
+    await off.close();
+  });
+});

@@ -187,7 +187,7 @@ export function routes(c: Container): FastifyPluginAsync {
       const q = req.query;
       const node = await c.catalog.categoryBySlug(req.params.slug);
       if (!node) throw new DomainError('NOT_FOUND', 'Category not found.', { slug: req.params.slug });
-      const r = await c.catalog.search({ sort: 'newest', limit: q.limit, offset: q.offset, filter: { categoryExact: node.slug } }, { currency: q.currency });
+      const r = await c.catalog.inCategory(node, q.limit, q.offset, q.currency);
       return {
         data: { ...presentCategory(node), subcategories: node.children.map(presentCategory), products: r.items.map(presentCategoryRecord) },
         meta: { limit: q.limit, offset: q.offset, total: r.total, response_time_ms: took(reply) },
