@@ -1,12 +1,16 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import AjvModule from 'ajv';
+import formatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogEvent } from '../../src/domain/events.js';
+import { eventPayload, testPayload } from '../../src/domain/webhooks.js';
 import { makeHarness, type Harness } from '../helpers/app.js';
 
 type Schema = Record<string, unknown>;
 interface Parameter { in: string; name: string; required: boolean; description?: string; schema: Schema }
 interface Response { description: string; content?: Record<string, { schema: Schema }>; headers?: Record<string, unknown> }
 interface Operation { summary?: string; description?: string; tags?: string[]; parameters?: Parameter[]; responses: Record<string, Response>; security?: unknown[]; requestBody?: unknown }
-interface Document { openapi: string; info: { description: string }; tags: Array<{ name: string }>; paths: Record<string, Record<string, Operation>>; 'x-tagGroups': Array<{ tags: string[] }> }
+interface Document { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Schema }> }; parameters: Parameter[] } }>; openapi: string; info: { description: string }; tags: Array<{ name: string }>; paths: Record<string, Record<string, Operation>>; 'x-tagGroups': Array<{ tags: string[] }> }
 
 /** Served on purpose without an operation: the reference page and its script (the CORS preflight is no route of the index). */
 const HIDDEN = ['GET /docs/', 'GET /docs/js/scalar.js'];
@@ -110,6 +114,33 @@ describe('/openapi.json', () => {
     expect(doc.paths['/health'].get.responses['200'].headers).toBeUndefined();
     for (const heading of ['## Three surfaces', '## Authentication', '## Rate limits', '## Errors', '## Real time', 'standardwebhooks']) {
       expect(doc.info.description).toContain(heading);
+    }
+  });
+});
+
+describe('webhooks in /openapi.json', () => {
+  // CommonJS modules seen from ESM: the constructor and the plugin are their default members.
+  const Ajv = AjvModule as unknown as typeof AjvModule.default;
+  const addFormats = formatsModule as unknown as typeof formatsModule.default;
+  const listing = {
+    id: 7, uuid: 'b33707c9-b9bf-54e4-a9ba-add292050ea9', title: 'Widget', price: '450.00', currency: 'SGD' as const, priceSgd: '450.00',
+    source: 'shopee_sg', category: null, categoryPath: null, countryCode: 'SG', inStock: false, url: 'https://www.shop.example.com/w', updatedAt: 't',
+  };
+  const event = (change: CatalogEvent['change']): CatalogEvent => ({ id: 9, listingId: 7, createdAt: '2026-11-20T10:00:00.000Z', change });
+
+  it('describe every body the service signs and sends, with the Standard Webhooks headers', () => {
+    const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
+    const sent: Record<string, string> = {
+      price_change: eventPayload(event({ kind: 'price_change', listing, oldPrice: '500.00', newPrice: '450.00', oldPriceSgd: '500.00', changePct: -10 }))!,
+      stock_change: eventPayload(event({ kind: 'stock_change', listing, oldInStock: true, newInStock: false, oldStockLevel: 'low', newStockLevel: null }))!,
+      test: testPayload('sub_1', '2026-11-20T10:00:00.000Z'),
+    };
+    expect(Object.keys(doc.webhooks)).toEqual(Object.keys(sent));
+    for (const [name, body] of Object.entries(sent)) {
+      const hook = doc.webhooks[name].post;
+      const validate = ajv.compile(hook.requestBody.content['application/json'].schema);
+      expect(validate(JSON.parse(body)), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      expect(hook.parameters.map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     }
   });
 });

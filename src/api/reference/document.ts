@@ -2,11 +2,13 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import { OAUTH_SCOPES } from '../../accounts/oauth.js';
 import { readGuide } from './guide.js';
 import { documentedUrl, mergeSharedPaths } from './shared-paths.js';
+import { WEBHOOK_EVENTS } from './webhook-events.js';
 
 /**
  * The options of @fastify/swagger that make `/openapi.json`: OpenAPI 3.1 of every surface from the
  * route schemas, the guide (docs/guide/*.md) as its introduction, tags grouped for the reader, the
- * shared /v1 paths merged, and the rate-limit headers on every answer that carries them.
+ * shared /v1 paths merged, the rate-limit headers on every answer that carries them, and the
+ * signed requests the service sends to webhook subscribers.
  */
 
 export const TAGS = [
@@ -105,7 +107,7 @@ export function referenceOptions(version: string): SwaggerOptions {
           'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
         },
       };
-      return { ...doc, 'x-tagGroups': TAG_GROUPS } as never;
+      return { ...doc, webhooks: WEBHOOK_EVENTS, 'x-tagGroups': TAG_GROUPS } as never;
     },
   };
 }

@@ -81,7 +81,6 @@ export function browseRoutes(c: Container): FastifyPluginAsync {
       constraints: { surface: 'A' },
       schema: {
         summary: 'Categories with product counts, every level', querystring: Query({}), response: responses(CategoriesResponse),
-        description: 'A shared path: surface B answers when `currency` is given or `Catalog-Surface: B` is sent.',
       },
     }, async () => {
       const categories = flattenCategories(await c.catalog.categoryTree());

@@ -25,7 +25,6 @@ export function compareRoutes(c: Container): FastifyPluginAsync {
       constraints: { surface: 'A' },
       schema: {
         summary: 'Cross-platform matches of one product (by product_id)',
-        description: 'A shared path: `product_id` is surface A, `ids` surface B.',
         querystring: Query({ product_id: ProductId, min_price: Type.Optional(Price('lowest SGD price of a match')), max_price: Type.Optional(Price('highest SGD price of a match')) }),
         response: responses(CompareResponse, { 404: DetailText }),
       },

@@ -73,8 +73,7 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
       constraints: { surface: 'A' },
       schema: {
         summary: 'Product search with facets and highlights (surface A variant)', querystring: ProductsSearchQuery, response: responses(ProductsSearchResponse),
-        description: 'A shared path: answered by surface A when an A-only parameter (sort_by, price_min, price_max, platform, in_stock, include_facets) is present or `Catalog-Surface: A` is sent. '
-          + PRODUCTS_FIRST,
+        description: PRODUCTS_FIRST,
       },
     }, async (req) => {
       const q = req.query;
