@@ -59,15 +59,16 @@ const STATUS_TEXT: Record<string, string> = {
 type Operation = { security?: unknown[]; responses?: Record<string, { description?: string; headers?: Record<string, unknown> }> };
 type Document = { paths?: Record<string, Record<string, Operation>>; info: { description?: string }; components?: Record<string, unknown> };
 
-/** Says what each status means; authenticated operations are counted: their answers carry the limit headers, a 429 also Retry-After. */
+/** Says what each status means; authenticated operations are counted: their answers carry the limit headers; a 429 or 503 says when to retry. */
 function describeResponses(doc: Document): void {
   for (const ops of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(ops)) {
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         if (response.description === 'Default Response' && STATUS_TEXT[status]) response.description = STATUS_TEXT[status];
-        if (op.security?.length === 0 || !/^[2]|^429$/.test(status)) continue;
-        response.headers = { ...response.headers, ...Object.fromEntries(Object.keys(LIMIT_HEADERS).map((h) => [h, headerRef(h)])) };
-        if (status === '429') response.headers['Retry-After'] = headerRef('Retry-After');
+        if (op.security?.length !== 0 && /^2|^429$/.test(status)) {
+          response.headers = { ...response.headers, ...Object.fromEntries(Object.keys(LIMIT_HEADERS).map((h) => [h, headerRef(h)])) };
+        }
+        if (status === '429' || status === '503') response.headers = { ...response.headers, 'Retry-After': headerRef('Retry-After') };
       }
     }
   }
