@@ -1,5 +1,6 @@
 import type { RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
+import { refusesUnknownQuery } from '../http/closed-query.js';
 import { answersWhileStarting } from '../http/readiness.js';
 import type { Surface } from '../http/surface.js';
 import { ERROR_SCHEMAS } from './error-schemas.js';
@@ -9,7 +10,7 @@ import { ERROR_SCHEMAS } from './error-schemas.js';
  * one rule for every route, so the reference lists each status the shared hooks can send and no
  * other. A route declares only what its handler alone answers (a lookup's 404, a 409, a 405).
  */
-export function standardErrors(route: Pick<RouteOptions, 'url' | 'config' | 'schema' | 'attachValidation'>, surface: Surface): Record<number, TSchema> {
+export function standardErrors(route: Pick<RouteOptions, 'url' | 'method' | 'config' | 'schema' | 'attachValidation'>, surface: Surface): Record<number, TSchema> {
   const s = ERROR_SCHEMAS[surface];
   const schema = route.schema ?? {};
   const config = route.config as { auth?: boolean; minTier?: string } | undefined;
@@ -19,9 +20,12 @@ export function standardErrors(route: Pick<RouteOptions, 'url' | 'config' | 'sch
   if (config?.auth !== false) Object.assign(out, { 401: s.coded, 429: s.rateLimited });
   if (config?.minTier) out[403] = s.coded;
   // A route that takes its validation errors itself (attachValidation) answers them its own way.
-  if ((schema.querystring || schema.params || schema.body || schema.headers) && !route.attachValidation) out[422] = s.validation;
-  // A body that is not JSON, too large, or of another media type.
-  if (schema.body) Object.assign(out, { 400: s.coded, 413: s.coded, 415: s.coded });
+  // Unknown query parameters are refused on every path but the open ones (http/closed-query.ts).
+  const validated = schema.querystring || schema.params || schema.body || schema.headers || refusesUnknownQuery(route.url ?? '');
+  if (validated && !route.attachValidation) out[422] = s.validation;
+  // A body that is not JSON, too large, or of another media type: any method that takes one.
+  const methods = [route.method].flat().map((m) => String(m).toUpperCase());
+  if (schema.body || methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) Object.assign(out, { 400: s.coded, 413: s.coded, 415: s.coded });
   if (schema.params) out[404] = s.coded;
   return out;
 }
