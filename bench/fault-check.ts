@@ -19,9 +19,7 @@ export interface DrillFacts {
   registered: Array<{ name: string; key: string; keyId: number }>;
   /** Registrations that got no 201 (refused while starting, or cut by a kill): created at most once. */
   unanswered: string[];
-  adminKey: string;
   serverExit: number | null;
-  serverOutput: string;
 }
 
 const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { generateDemoRecords } from '../src/demo/generate.js';
 import { Rng } from '../src/demo/prng.js';
-import { checkDrill, type Check, type SentListing } from './fault-check.js';
+import { checkDrill, type Check, type DrillFacts, type SentListing } from './fault-check.js';
 import { PriceStream } from './price-stream.js';
 import { freePort, untilReady } from './processes.js';
 import { movedPrice } from './soak-changes.js';
@@ -36,7 +36,11 @@ export interface DrillOptions {
   log: (line: string) => void;
 }
 
-export interface DrillResult { seed: number; importKills: number; serverKills: number; registrations: number; checks: Check[]; ok: boolean }
+export interface DrillResult {
+  seed: number; importKills: number; serverKills: number; registrations: number; checks: Check[]; ok: boolean;
+  /** What the checker was given: a test can change the store and check again. */
+  facts: DrillFacts;
+}
 
 const root = join(import.meta.dirname, '..');
 const bin = join(root, 'bin', 'catalog.js');
@@ -132,7 +136,7 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
   }));
   plan[0].serverKill = null; // the server starts after the first load
   o.log(`fault drill, seed ${o.seed}: ${o.listings} listings, ${o.rounds} rounds of ${o.changesPerRound} price changes and ${o.newPerRound} new listings`);
-  o.log(`plan: ${plan.map((p, r) => `round ${r}: import ${p.importKill === null ? '-' : `kill at ${p.importKill * 100}% of its lines`}, server ${p.serverKill ? `kill@${p.serverKill.after}ms down ${p.serverKill.down}ms` : '-'}`).join('; ')}`);
+  o.log(`plan: ${plan.map((p, r) => `round ${r}: import ${p.importKill === null ? '-' : `kill at ${Math.round(p.importKill * 100)}% of its lines`}, server ${p.serverKill ? `kill@${p.serverKill.after}ms down ${p.serverKill.down}ms` : '-'}`).join('; ')}`);
 
   const sink = await new WebhookSink().start();
   const streams: PriceStream[] = [];
@@ -241,16 +245,14 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
     for (const s of streams) s.stop();
     server!.kill('SIGTERM');
     const code = await exited(server!);
-    const checks = checkDrill({
-      db, sent, subscriptions, sink, recordedAtKill, streams, registered, unanswered,
-      adminKey, serverExit: code, serverOutput: output.join(''),
-    });
+    const facts: DrillFacts = { db, sent, subscriptions, sink, recordedAtKill, streams, registered, unanswered, serverExit: code };
+    const checks = checkDrill(facts);
     await checkKeysServe(base, registered, checks, startServer, () => server!, exited);
     for (const c of checks) o.log(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);
     const ok = checks.every((c) => c.ok);
     o.log(`registrations not answered 201: ${[...refused].map(([status, n]) => `${status || 'no answer'} x${n}`).join(', ') || 'none'}`);
     o.log(`${ok ? 'PASSED' : 'FAILED'}: seed ${o.seed}, ${importKills} import kills, ${serverKills} server kills, ${registered.length} keys registered`);
-    return { seed: o.seed, importKills, serverKills, registrations: registered.length, checks, ok };
+    return { seed: o.seed, importKills, serverKills, registrations: registered.length, checks, ok, facts };
   } finally {
     registering = false;
     for (const s of streams) s.stop();

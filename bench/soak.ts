@@ -1,15 +1,16 @@
 /**
- * `npm run soak -- --minutes N [--listings N] [--streams N] [--webhooks N] [--import-every S] [--changes N]`
+ * `npm run soak -- --minutes N [--listings N] [--streams N] [--webhooks N] [--import-every S] [--changes N] [--seed N]`
  * A bounded soak (issue 25, item 4): a `catalog serve` on a fresh SQLite store holding `listings`
  * demo listings takes, all at once for N minutes, mixed read traffic on every surface (autocannon,
  * one instance per group: A, B, V2, MCP), a `catalog import` of `changes` price changes beside it
  * every `import-every` seconds, `streams` price streams (/v2/prices/stream) and `webhooks` webhook
  * subscriptions delivering to a local receiver that verifies each signature (standardwebhooks).
  * Every 30 s and at the end it prints requests, 5xx, connection errors, p99 per group and the
- * server's RSS. It fails (exit 1) on any 5xx, any connection error, a failed import, a stream
- * that did not get exactly its events, a webhook delivery missing, repeated or badly signed, or
- * memory that is not flat: after a warm-up (the first fifth, at most 2 minutes), the peak RSS of
- * the last third of the samples may exceed the peak of the first third by at most 10 %.
+ * server's RSS. It fails (exit 1) on any 5xx or connection error; any 4xx (the mix holds valid
+ * requests only and the tiers are unlimited); a failed import; a stream that did not get exactly
+ * its events; a webhook delivery missing, repeated or badly signed; or memory that is not flat:
+ * after a warm-up (the first fifth of the run, at most 2 minutes), the peak RSS of the last third
+ * of the samples (every 5 s) may exceed the peak of the first third by at most 10 %.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -179,6 +180,7 @@ async function main() {
     const totalReq = stats.reduce((n, s) => n + s.total, 0);
     const total5xx = stats.reduce((n, s) => n + s.s5xx, 0);
     const totalConn = stats.reduce((n, s) => n + s.connErrors, 0);
+    const total4xx = stats.reduce((n, s) => n + s.s4xx, 0);
     console.log(`\nSoak: ${args.minutes} min, ${LISTINGS} listings (SQLite), ${STREAMS} price streams, ${subs.length} webhook subscriptions, an import of ${args.changes} price changes every ${args['import-every']} s\n`);
     console.log('| group | connections | requests | req/s | 2xx | 4xx | 5xx | conn errors | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const [i, s] of stats.entries()) {
@@ -191,7 +193,7 @@ async function main() {
     console.log(`server RSS: start ${rss[0].mb} MB, mid (${mid.t} s) ${mid.mb} MB, end ${rss.at(-1)!.mb} MB; after a ${warm} s warm-up, peak of the first third ${firstMax} MB, of the last third ${lastMax} MB -> ${flat ? 'flat' : 'GROWING'} (bound: +10 %)`);
     console.log(`RSS over time (MB, every 30 s): ${rss.filter((_, k) => k % 6 === 0).map((r) => r.mb).join(' ')}`);
     const failures = [
-      total5xx && `${total5xx} 5xx`, totalConn && `${totalConn} connection errors`, importFailures && `${importFailures} failed imports`,
+      total5xx && `${total5xx} 5xx`, total4xx && `${total4xx} 4xx (a wrong request in the mix, or a limit)`, totalConn && `${totalConn} connection errors`, importFailures && `${importFailures} failed imports`,
       exactStreams !== STREAMS && 'streams missed or repeated events', sink.distinct() !== owedHooks && 'webhook deliveries missing',
       hookRepeats && 'webhook deliveries repeated', sink.invalid && 'bad webhook signatures', !flat && 'RSS grew', serverExit !== undefined && `server exited (${serverExit})`,
     ].filter(Boolean);

@@ -24,6 +24,8 @@ export class WebhookSink {
   private readonly verifiers = new Map<string, Webhook>();
   private readonly sockets = new Set<Socket>();
   private readonly server = http.createServer((req, res) => {
+    // The server that sent it: a request that began before a restart belongs to the old one.
+    const epoch = this.epoch;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -36,7 +38,7 @@ export class WebhookSink {
       } catch {
         this.invalid++;
       }
-      this.receipts.push({ id: headers['webhook-id'], path, eventId, epoch: this.epoch });
+      this.receipts.push({ id: headers['webhook-id'], path, eventId, epoch });
       res.writeHead(200).end();
     });
   });

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { checkDrill } from '../../bench/fault-check.js';
 import { runDrill } from '../../bench/fault-drill.js';
 
 /**
@@ -24,5 +26,17 @@ it('kill -9 of the server and of imports loses and repeats nothing', async () =>
   console.log(lines.join('\n'));
   expect(r.serverKills).toBe(3);
   expect(r.importKills).toBeGreaterThan(0);
+  expect(r.registrations).toBeGreaterThan(0);
   expect(r.checks.filter((c) => !c.ok), `seed ${seed}:\n${lines.join('\n')}`).toEqual([]);
+
+  // The checker catches what it is for: the same store with one thing lost or doubled of each kind.
+  const db = new Database(r.facts.db);
+  db.prepare('DELETE FROM observations WHERE (listing_id, observed_at) = (SELECT listing_id, observed_at FROM observations LIMIT 1)').run();
+  db.prepare("INSERT INTO events (kind, listing_id, payload, created_at) SELECT kind, listing_id, payload, created_at FROM events WHERE kind = 'price_change' LIMIT 1").run();
+  db.prepare('DELETE FROM webhook_deliveries WHERE seq = (SELECT max(seq) FROM webhook_deliveries)').run();
+  db.prepare(`INSERT INTO api_keys (prefix, hash, name, tier, verified, created_at, account_id)
+    SELECT prefix, hash || 'x', name, tier, verified, created_at, account_id FROM api_keys WHERE name = ?`).run(r.facts.registered[0].name);
+  db.close();
+  const failed = checkDrill(r.facts).filter((c) => !c.ok).map((c) => c.name);
+  expect(failed).toEqual(expect.arrayContaining(['observations (price history)', 'events', 'webhook deliveries', 'price streams', 'keys']));
 }, 150_000);
