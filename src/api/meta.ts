@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Container } from '../container.js';
 import { ENDPOINTS_V1 } from './endpoints.js';
 import { v1Errors } from './envelopes.js';
+import { pageRoutes } from './page/page-routes.js';
 import type { SurfaceUnit } from './surface-unit.js';
 
 const Health = Type.Object({
@@ -14,7 +15,7 @@ const Root = Type.Object({
   api: Type.String(), version: Type.Literal('v1'), endpoints: Type.Record(Type.String(), Type.String()), auth: Type.String(), docs: Type.String(),
 });
 
-/** The API root and the health check (spec 4.2, 9.2). */
+/** The API root, the health check (spec 4.2, 9.2) and the catalog page. */
 export const meta: SurfaceUnit = {
   surface: 'meta',
   tag: { name: 'meta', description: 'API root and health check' },
@@ -38,6 +39,7 @@ export const meta: SurfaceUnit = {
         auth: 'Send your key as Authorization: Bearer <API_KEY> (also: Authorization: ApiKey <API_KEY>, X-API-Key, or ?api_key=). Get one with POST /v1/auth/register?verify=false.',
         docs: '/docs',
       }));
+      await app.register(pageRoutes(c));
     };
   },
 };

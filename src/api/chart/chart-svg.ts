@@ -54,7 +54,8 @@ export function chartSvg(chart: PriceChart, size: { width: number; height: numbe
   const xLabel = utcFormat(chart.days <= 2 ? '%H:%M' : '%b %-d');
   const yCount = Math.max(2, Math.floor(plotH / 45));
   const yTicks = y.ticks(yCount);
-  const yLabel = y.tickFormat(yCount, ',');
+  // Fixed-point with as many decimals as the tick step needs (d3-format picks them for `f`).
+  const yLabel = y.tickFormat(yCount, ',f');
   const bottom = m.top + plotH;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT}" font-size="12" role="img">`,
