@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -143,6 +143,10 @@ describe.skipIf(!hasChromium)(`the catalog page in headless Chromium (skipped wh
     expect(seen.lowest).toBe('Lowest now: 469.00 SGD (shopee_sg)');
     expect(seen.marker).toBeGreaterThan(0);
     await page.screenshot({ path: join(SCREENS, 'chart.png') });
+    // The same chart rasterized on the server (format=png), kept beside it to be looked at.
+    const png = await h.app.inject({ url: `/v1/products/${l.id}/price-history/chart?offers=true&currency=SGD&format=png&api_key=${key}` });
+    expect(png.headers['content-type']).toBe('image/png');
+    writeFileSync(join(SCREENS, 'chart-server.png'), png.rawPayload);
   }, 60_000);
 
   it('shows catalog text as text: a title holding markup runs nothing', async () => {
