@@ -70,6 +70,19 @@ describe('GET /v1/products/{id}/price-history/chart', () => {
     expect([...svg.matchAll(/fill="#333"[^>]*>([^<]+)</g)].map((m) => m[1])).toEqual([`shopee_sg ${sgdInUsd}`, `lazada_my ${myrInUsd}`, 'amazon_us 389.99']);
   });
 
+  it('keeps a plot at the smallest size: every line drawn inside the image', async () => {
+    const svg = (await chart(sg.id, 'offers=true&width=240&height=160')).body;
+    const lines = paths(svg);
+    expect(lines).toHaveLength(3);
+    for (const l of lines) {
+      for (const [, x, y] of l.d.matchAll(/[ML]([\d.]+),([\d.]+)/g)) {
+        expect(Number(x)).toBeLessThanOrEqual(240);
+        expect(Number(y)).toBeGreaterThanOrEqual(52);
+        expect(Number(y)).toBeLessThanOrEqual(160 - 44);
+      }
+    }
+  });
+
   it('answers for every id form: integer id, SKU and UUID (surface B)', async () => {
     const byId = paths((await chart(sg.id)).body);
     const bySku = await chart('SG-A55');

@@ -42,11 +42,14 @@ function priceDomain(lines: ChartLine[]): [number, number] {
 export function chartSvg(chart: PriceChart, size: { width: number; height: number }): string {
   const { width, height } = size;
   const perRow = Math.max(1, Math.floor((width - 80) / LEGEND_ENTRY));
-  const legendRows = Math.ceil(chart.lines.length / perRow);
+  // The plot keeps at least 80 px: a small chart lists the cheapest offers only (every line is still drawn).
+  const legendRows = Math.min(Math.ceil(chart.lines.length / perRow), Math.max(0, Math.floor((height - 52 - 44 - 80) / 18)));
+  const legend = chart.lines.slice(0, legendRows * perRow);
   const m = { top: 52, right: 24, bottom: 44 + legendRows * 18, left: 72 };
   const plotW = Math.max(10, width - m.left - m.right);
   const plotH = Math.max(10, height - m.top - m.bottom);
-  const x = scaleUtc().domain([new Date(chart.from), new Date(chart.to)]).range([m.left, m.left + plotW]);
+  // Clamped: the price in force at the window's start is dated at (a few ms around) the start.
+  const x = scaleUtc().domain([new Date(chart.from), new Date(chart.to)]).range([m.left, m.left + plotW]).clamp(true);
   const y = scaleLinear().domain(priceDomain(chart.lines)).nice().range([m.top + plotH, m.top]);
   const path = line<{ price: string; at: string }>().x((p) => x(new Date(p.at))).y((p) => y(Number(p.price))).curve(curveStepAfter).digits(1);
 
@@ -92,7 +95,7 @@ export function chartSvg(chart: PriceChart, size: { width: number; height: numbe
     '</g>',
   );
   out.push('<g class="legend">');
-  chart.lines.forEach((l, i) => {
+  legend.forEach((l, i) => {
     const lx = m.left + (i % perRow) * LEGEND_ENTRY;
     const ly = bottom + 36 + Math.floor(i / perRow) * 18;
     out.push(
