@@ -7,6 +7,8 @@ import type { ChartLine, PriceChart } from '../../catalog/chart-service.js';
 const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f'];
 const FONT = 'DejaVu Sans, Liberation Sans, Arial, sans-serif';
 const LEGEND_ENTRY = 200;
+/** About the advance of a 12 px DejaVu Sans character (digits are 7.6 px): what text is fitted by. */
+const CHAR = 7.2;
 
 /** Text and attribute values as XML: catalog text (titles, platform keys) is never markup. */
 export function xmlText(s: string): string {
@@ -45,27 +47,28 @@ export function chartSvg(chart: PriceChart, size: { width: number; height: numbe
   // The plot keeps at least 80 px: a small chart lists the cheapest offers only (every line is still drawn).
   const legendRows = Math.min(Math.ceil(chart.lines.length / perRow), Math.max(0, Math.floor((height - 52 - 44 - 80) / 18)));
   const legend = chart.lines.slice(0, legendRows * perRow);
-  const m = { top: 52, right: 24, bottom: 44 + legendRows * 18, left: 72 };
-  const plotW = Math.max(10, width - m.left - m.right);
+  const m = { top: 52, right: 24, bottom: 44 + legendRows * 18, left: 0 };
   const plotH = Math.max(10, height - m.top - m.bottom);
-  // Clamped: the price in force at the window's start is dated at (a few ms around) the start.
-  const x = scaleUtc().domain([new Date(chart.from), new Date(chart.to)]).range([m.left, m.left + plotW]).clamp(true);
   const y = scaleLinear().domain(priceDomain(chart.lines)).nice().range([m.top + plotH, m.top]);
-  const path = line<{ price: string; at: string }>().x((p) => x(new Date(p.at))).y((p) => y(Number(p.price))).curve(curveStepAfter).digits(1);
-
-  const xTicks = x.ticks(Math.max(2, Math.floor(plotW / 90)));
-  const xLabel = utcFormat(chart.days <= 2 ? '%H:%M' : '%b %-d');
   const yCount = Math.max(2, Math.floor(plotH / 45));
   const yTicks = y.ticks(yCount);
   // Fixed-point with as many decimals as the tick step needs (d3-format picks them for `f`).
   const yLabel = y.tickFormat(yCount, ',f');
+  // Room for the widest price label beside the axis title (VND and IDR amounts run to 11 characters).
+  m.left = Math.round(Math.max(56, 36 + CHAR * Math.max(...yTicks.map((t) => yLabel(t).length))));
+  const plotW = Math.max(10, width - m.left - m.right);
+  // Clamped: the price in force at the window's start is dated at (a few ms around) the start.
+  const x = scaleUtc().domain([new Date(chart.from), new Date(chart.to)]).range([m.left, m.left + plotW]).clamp(true);
+  const path = line<{ price: string; at: string }>().x((p) => x(new Date(p.at))).y((p) => y(Number(p.price))).curve(curveStepAfter).digits(1);
+  const xTicks = x.ticks(Math.max(2, Math.floor(plotW / 90)));
+  const xLabel = utcFormat(chart.days <= 2 ? '%H:%M' : '%b %-d');
   const bottom = m.top + plotH;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT}" font-size="12" role="img">`,
     `<title>${xmlText(`${chart.listing.title}: price in ${chart.currency} over ${chart.days} days`)}</title>`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    text(16, 22, fit(chart.listing.title, Math.floor((width - 32) / 7.5)), 'font-size="14" font-weight="bold" fill="#222" class="chart-title"'),
-    text(16, 40, `Price in ${chart.currency}, last ${chart.days} day${chart.days === 1 ? '' : 's'} to ${utcFormat('%b %-d, %Y')(new Date(chart.to))} (UTC)`, 'fill="#555" class="chart-subtitle"'),
+    text(16, 22, fit(chart.listing.title, Math.floor((width - 32) / (CHAR * 1.25))), 'font-size="14" font-weight="bold" fill="#222" class="chart-title"'),
+    text(16, 40, fit(`Price in ${chart.currency}, last ${chart.days} day${chart.days === 1 ? '' : 's'} to ${utcFormat('%b %-d, %Y')(new Date(chart.to))} (UTC)`, Math.floor((width - 32) / CHAR)), 'fill="#555" class="chart-subtitle"'),
     '<g class="axis y-axis">',
     ...yTicks.flatMap((t) => [
       `<line x1="${m.left}" x2="${m.left + plotW}" y1="${y(t).toFixed(1)}" y2="${y(t).toFixed(1)}" stroke="#e6e6e6"/>`,
@@ -87,11 +90,15 @@ export function chartSvg(chart: PriceChart, size: { width: number; height: numbe
       + `stroke="${PALETTE[i % PALETTE.length]}" stroke-width="${l.asked ? 2.5 : 1.5}" stroke-linejoin="round"/>`);
   });
   const low = { x: x(new Date(chart.to)), y: y(Number(chart.lowest.current)) };
-  const lowText = `Lowest now: ${chart.lowest.current} ${chart.currency} (${chart.lowest.listing.source})`;
+  const full = `Lowest now: ${chart.lowest.current} ${chart.currency} (${chart.lowest.listing.source})`;
+  const bold = CHAR * 1.12;
+  const lowText = full.length * bold < width - 24 ? full : `Lowest: ${chart.lowest.current}`;
+  // Right-aligned left of the mark, but never past the image's left edge.
+  const lowX = Math.max(low.x - 8, 8 + lowText.length * bold);
   out.push(
     `<g class="lowest" data-listing-id="${chart.lowest.listing.id}">`,
     `<circle cx="${low.x.toFixed(1)}" cy="${low.y.toFixed(1)}" r="5" fill="#ffffff" stroke="#d62728" stroke-width="2"/>`,
-    text(low.x - 8, low.y < m.top + 16 ? low.y + 18 : low.y - 9, lowText, 'text-anchor="end" font-weight="bold" fill="#d62728" paint-order="stroke" stroke="#ffffff" stroke-width="3"'),
+    text(lowX, low.y < m.top + 16 ? low.y + 18 : low.y - 9, lowText, 'text-anchor="end" font-weight="bold" fill="#d62728" paint-order="stroke" stroke="#ffffff" stroke-width="3"'),
     '</g>',
   );
   out.push('<g class="legend">');
