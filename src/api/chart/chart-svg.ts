@@ -3,8 +3,8 @@ import { curveStepAfter, line } from 'd3-shape';
 import { utcFormat } from 'd3-time-format';
 import type { ChartLine, PriceChart } from '../../catalog/chart-service.js';
 
-/** Line colours, the asked listing first (Tableau 10: told apart in print and by most colour-blind readers). */
-const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f'];
+/** Line colours by price rank (Tableau 10 without its red, which marks the lowest price). */
+const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#17becf', '#b07aa1', '#76b7b2', '#edc948', '#9c755f'];
 const FONT = 'DejaVu Sans, Liberation Sans, Arial, sans-serif';
 const LEGEND_ENTRY = 200;
 /** About the advance of a 12 px DejaVu Sans character (digits are 7.6 px): what text is fitted by. */
@@ -93,12 +93,13 @@ export function chartSvg(chart: PriceChart, size: { width: number; height: numbe
   const full = `Lowest now: ${chart.lowest.current} ${chart.currency} (${chart.lowest.listing.source})`;
   const bold = CHAR * 1.12;
   const lowText = full.length * bold < width - 24 ? full : `Lowest: ${chart.lowest.current}`;
-  // Right-aligned left of the mark, but never past the image's left edge.
+  // Right-aligned left of the mark, but never past the image's left edge; below it when there is room,
+  // where only past prices can be (it is the lowest current one).
   const lowX = Math.max(low.x - 8, 8 + lowText.length * bold);
   out.push(
     `<g class="lowest" data-listing-id="${chart.lowest.listing.id}">`,
     `<circle cx="${low.x.toFixed(1)}" cy="${low.y.toFixed(1)}" r="5" fill="#ffffff" stroke="#d62728" stroke-width="2"/>`,
-    text(lowX, low.y < m.top + 16 ? low.y + 18 : low.y - 9, lowText, 'text-anchor="end" font-weight="bold" fill="#d62728" paint-order="stroke" stroke="#ffffff" stroke-width="3"'),
+    text(lowX, low.y + 22 < bottom ? low.y + 18 : low.y - 9, lowText, 'text-anchor="end" font-weight="bold" fill="#d62728" paint-order="stroke" stroke="#ffffff" stroke-width="3"'),
     '</g>',
   );
   out.push('<g class="legend">');
