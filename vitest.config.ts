@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    exclude: ['test/scale/**', 'test/slow/**', 'node_modules/**'],
+    exclude: ['test/scale/**', 'test/slow/**', 'test/fuzz/**', 'node_modules/**'],
     testTimeout: 20000,
     pool: 'forks',
   },

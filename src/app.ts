@@ -22,6 +22,8 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { installErrorPresenters } from './http/error-presenter.js';
 import { frameworkErrors, installErrorHandlers, installNotFound } from './http/errors.js';
 import { installFiniteNumbers } from './http/finite-numbers.js';
+import { installClosedQuery } from './http/closed-query.js';
+import { FREE_PARAMS } from './api/schema-kit.js';
 import { installRateLimit, installTierGate } from './http/rate-limit.js';
 import { indexRoutes, RouteIndex } from './http/route-index.js';
 import type { Surface } from './http/surface.js';
@@ -99,6 +101,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   installRateLimit(app, c.quota, c.config.upgradeUrl);
   installTierGate(app);
   installFiniteNumbers(app);
+  installClosedQuery(app, new RegExp(FREE_PARAMS));
   installCache(app, c.cache);
   for (const unit of SURFACES) await registerSurface(app, unit, c);
   app.get('/openapi.json', { config: { auth: false, surface: 'meta' }, schema: { hide: true } }, async () => app.swagger());

@@ -145,6 +145,18 @@ describe('what a user gets wrong is named (items 18 and 19)', () => {
     expect(body.json().detail[0]).toMatchObject({ loc: ['body', 'min_prize'], msg: expect.stringMatching(/closest known one is min_price/) });
   });
 
+  it('routes that take no query refuse one; numbers are decimal (both found by the fuzz suite)', async () => {
+    for (const url of ['/v1/auth/me?verbose=1', '/v1/webhooks?status=active']) {
+      const r = await get(url);
+      expect(r.statusCode, url).toBe(422);
+      expect(r.json().error?.details?.errors?.[0]?.field ?? r.json().detail?.[0]?.loc?.[1], url).toMatch(/verbose|status/);
+    }
+    const hex = await get('/v1/products?limit=0x10');
+    expect(hex.statusCode).toBe(422);
+    expect(hex.json().detail[0]).toMatchObject({ loc: ['query', 'limit'], msg: 'limit must be a decimal number' });
+    expect((await get('/v1/products?limit=1e1&price_min=.5')).statusCode).toBe(200);
+  });
+
   it('a parameter starting with _ is free (the cache bypass of spec 8.3)', async () => {
     expect((await get('/v1/products?_=12345')).statusCode).toBe(200);
   });

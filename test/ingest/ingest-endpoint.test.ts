@@ -36,6 +36,10 @@ describe('POST /v1/ingest/products', () => {
     expect((await h.c.catalog.findBySku('H5')).length).toBe(0);
     const empty = await post('pro', '   ');
     expect(empty.statusCode).toBe(422);
+    // No body and no content type at all (found by the fuzz suite: it was a 500).
+    const { headers } = await h.key('pro');
+    const none = await h.app.inject({ method: 'POST', url: '/v1/ingest/products', headers });
+    expect([none.statusCode, none.json().detail[0].loc]).toEqual([422, ['body']]);
     expect((await h.app.inject({ method: 'POST', url: '/v1/ingest/products', headers: { 'content-type': 'application/json' }, payload: '{}' })).statusCode).toBe(401);
   });
 });

@@ -104,7 +104,9 @@ export function ingestRoutes(c: Container): FastifyPluginAsync {
         reply.header('Connection', 'close');
         throw tooLarge(maxBytes, 'the body');
       }
-      const raw = req.body as Readable;
+      // No body and no content type: Fastify parses nothing and hands no stream.
+      const raw = req.body as Readable | undefined;
+      if (!raw) throw invalidInput(['body'], 'the body is empty; send one JSON record per line', 'missing');
       const limited = raw.pipe(new ByteLimit(maxBytes));
       raw.on('error', (e) => limited.destroy(e));
       const { first, body } = await peek(limited);

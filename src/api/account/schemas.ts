@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { TIERS } from '../../domain/tier.js';
+import { Body, Query } from '../schema-kit.js';
 
 export const AgentName = Type.String({
   minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9 ._\\-]*$',
@@ -10,10 +11,10 @@ export const TierName = Type.Union([
   Type.Literal('unverified'), Type.Literal('free'), Type.Literal('basic'), Type.Literal('pro'), Type.Literal('enterprise'),
 ], { description: `one of ${TIERS.join(', ')}` });
 
-export const RegisterQuery = Type.Object({
+export const RegisterQuery = Query({
   verify: Type.Optional(Type.Boolean({ description: 'false: no email check; default true when an email is given' })),
 });
-export const RegisterBody = Type.Object({ agent_name: AgentName, email: Type.Optional(Email) });
+export const RegisterBody = Body({ agent_name: AgentName, email: Type.Optional(Email) });
 
 export const Limits = Type.Object({ per_minute: Type.Integer(), per_day: Type.Union([Type.Integer(), Type.Null()]) });
 export const RegisterResponse = Type.Object({
@@ -22,7 +23,7 @@ export const RegisterResponse = Type.Object({
   message: Type.String(),
 });
 
-export const VerifyQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+export const VerifyQuery = Query({ token: Type.String({ minLength: 1, maxLength: 200 }) });
 
 const Usage = Type.Object({
   used: Type.Integer(), limit: Type.Union([Type.Integer(), Type.Null()]), remaining: Type.Union([Type.Integer(), Type.Null()]), reset_at: Type.String(),
@@ -38,7 +39,7 @@ export const MeResponse = Type.Object({
 export const RotateResponse = Type.Object({ api_key: Type.String(), key_id: Type.Integer(), prefix: Type.String(), message: Type.String() });
 
 export const SetTierParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 64, description: 'key id or key prefix' }) });
-export const SetTierBody = Type.Object({ tier: TierName });
+export const SetTierBody = Body({ tier: TierName });
 
 export const ClientRegistration = Type.Object({
   client_name: Type.String({ minLength: 1, maxLength: 100 }),
