@@ -47,6 +47,14 @@ export default tseslint.config(
     },
   },
   {
+    // The catalog page: plain ES modules run by the browser.
+    files: ['web/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: { document: 'readonly', window: 'readonly', location: 'readonly', history: 'readonly', sessionStorage: 'readonly', fetch: 'readonly', Node: 'readonly' },
+    },
+  },
+  {
     files: ['src/**/*.ts', 'bench/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {

@@ -15,6 +15,7 @@ import { RedisRateLimiter, requestPathRedis } from './limits/redis.js';
 import { ActivityService } from './catalog/activity-service.js';
 import { AgentService } from './catalog/agent-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
+import { ChartService } from './catalog/chart-service.js';
 import { ClickService } from './catalog/click-service.js';
 import { CompareService } from './catalog/compare-service.js';
 import { FxService } from './catalog/fx-service.js';
@@ -67,6 +68,10 @@ export interface Container {
   /** The agent endpoints' use cases (V2). */
   agents: AgentService;
   history: HistoryService;
+  /** Price charts: a listing's history, alone or with its match group's offers (the chart route renders them). */
+  charts: ChartService;
+  /** The demo key of this process: set by `serve` when it loaded the demo catalog into the embedded store (GET /demo/key). */
+  demoKey: { value: string | null };
   exports: ExportService;
   ingest: IngestService;
   /** Searches and followed links, recorded for demand signals (written in batches). */
@@ -200,6 +205,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   });
   tail.subscribe(() => webhookDelivery.wake());
   const webhooks = new WebhookService(store.webhooks, store.events, webhookGuard, secrets, webhookDelivery.worker, now);
+  const history = new HistoryService(store.catalog, now);
   let origin = config.publicUrl ?? listenOrigin(config.host, config.port);
   return {
     config, clock, store, fx, keys, auth, catalog, views,
@@ -215,7 +221,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     registration: new RegistrationService(keys, store.keys, store.accounts, quota, mailer,
       { perIpPerHour: config.registrationPerIpPerHour, dailyCap: config.registrationDailyCap }, clock),
     compare, signals, agents: new AgentService(catalog, compare, views, signals, store.catalog, now),
-    history: new HistoryService(store.catalog, now),
+    history, charts: new ChartService(history, compare, fx, now), demoKey: { value: null },
     ingest: new IngestService(writes, () => fx.rates()),
     activity,
     clicks: new ClickService(store.catalog, store.activity, activity, now, config.clickSecret),

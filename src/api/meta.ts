@@ -4,6 +4,7 @@ import type { Container } from '../container.js';
 import { ENDPOINTS_V1 } from './endpoints.js';
 import { v1Errors } from './envelopes.js';
 import { llmsTxt } from './reference/llms-txt.js';
+import { pageRoutes } from './page/page-routes.js';
 import type { SurfaceUnit } from './surface-unit.js';
 
 const Health = Type.Object({
@@ -21,7 +22,7 @@ const LlmsText: { description: string; content: Record<string, { schema: TSchema
   content: { 'text/plain': { schema: Type.String() } },
 };
 
-/** The API root, the health check (spec 4.2, 9.2), and the reference documents, public: agents read them before they have a key. */
+/** The API root, the health check (spec 4.2, 9.2), the reference documents (public: agents read them before they have a key) and the catalog page. */
 export const meta: SurfaceUnit = {
   surface: 'meta',
   tag: { name: 'meta', description: 'API root and health check' },
@@ -53,6 +54,7 @@ export const meta: SurfaceUnit = {
         config: { auth: false },
         schema: { summary: 'An index of the API for agents, from this reference (no key needed)', security: [], response: { 200: LlmsText } },
       }, async (_req, reply) => reply.type('text/plain; charset=utf-8').send(llmsTxt(app.swagger() as never, c.origin())));
+      await app.register(pageRoutes(c));
     };
   },
 };

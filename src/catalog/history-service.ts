@@ -1,4 +1,4 @@
-import type { Listing } from '../domain/listing.js';
+import type { Listing, PriceObservation } from '../domain/listing.js';
 import { dailyPrices, lowestPoint, priceChange, priceStats, type DailyPrices, type PriceChange, type PricePoint, type PriceStats } from '../domain/price-stats.js';
 import type { CatalogStore } from '../store/types.js';
 
@@ -29,6 +29,22 @@ export class HistoryService {
   /** Raw observations in the window, newest first (surface A price-history). */
   async raw(listing: Listing, days: number, opts: { platform?: string; limit: number; offset: number }) {
     return this.store.observations(listing.id, this.since(days), opts);
+  }
+
+  /**
+   * Each listing's prices as a step line over the window, oldest first, in its own currency: the
+   * price in force when the window opens (dated at its start) and every change since. One read for
+   * all of them; a listing with no observation is absent.
+   */
+  async steps(listings: Listing[], days: number): Promise<Map<number, PricePoint[]>> {
+    const since = this.since(days);
+    const read = listings.length ? await this.store.observationsFor(listings.map((l) => l.id), since) : new Map<number, PriceObservation[]>();
+    const out = new Map<number, PricePoint[]>();
+    for (const l of listings) {
+      const points = (read.get(l.id) ?? []).filter((o) => o.currency === l.currency).map((o) => ({ price: o.price, at: o.observedAt < since ? since : o.observedAt }));
+      if (points.length) out.set(l.id, points);
+    }
+    return out;
   }
 
   /** The window's observations in the listing's currency, with daily and overall stats (surface B). */

@@ -10,7 +10,7 @@ import { loadDemo } from './demo.js';
  */
 export function startBanner(origin: string, demoKey: string | null): string {
   const search = `${origin}/v1/products/search?q=samsung+galaxy&include_facets=true&sort_by=relevance`;
-  const lines = [`\nServing ${origin} (API reference: ${origin}/docs, OpenAPI: ${origin}/openapi.json)`];
+  const lines = [`\nServing ${origin} (catalog page: ${origin}/, API reference: ${origin}/docs, OpenAPI: ${origin}/openapi.json)`];
   if (demoKey) {
     lines.push(`\nDemo API key (pro tier, shown once):\n${demoKey}\n`, `Try: curl -H "Authorization: Bearer ${demoKey}" "${search}"`);
   } else {
@@ -56,6 +56,8 @@ export async function serve(config: Config): Promise<void> {
     const summary = await loadDemo(c, { progress: process.stdout.isTTY });
     console.log(`Demo catalog ready: ${summary.inserted} listings, ${summary.updated} price updates.`);
     demoKey = (await c.keys.create({ tier: 'pro', name: 'demo' })).apiKey;
+    // The catalog page on this machine may fetch it (GET /demo/key); never on a shared store.
+    if (c.store.kind === 'sqlite') c.demoKey.value = demoKey;
   }
   await c.tail.start();
   if (c.webhookGuard.hasExemptions) {

@@ -86,8 +86,10 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
     done();
   });
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (req.cacheKey && reply.statusCode === 200 && typeof payload === 'string' && reply.getHeader('X-Cache') === 'MISS') {
-      cache.set(req.cacheKey, Buffer.from(payload), String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!, req.cacheNote);
+    // Strings are JSON and SVG answers; a Buffer is an image (a PNG chart).
+    const bytes = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
+    if (req.cacheKey && reply.statusCode === 200 && bytes && reply.getHeader('X-Cache') === 'MISS') {
+      cache.set(req.cacheKey, bytes, String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!, req.cacheNote);
     }
     done(null, payload);
   });

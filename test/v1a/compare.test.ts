@@ -47,6 +47,14 @@ describe('compare', () => {
     expect(lonely).toMatchObject({ matches: [], total_matches: 0, highlights: { cheapest: null, best_rated: null, fastest_shipping: null } });
   });
 
+  it('GET /{id}/compare?currency= shows each match converted, in the same order', async () => {
+    const body = (await get(`/v1/products/${ids['SG-A55']}/compare?currency=USD`)).json();
+    expect(body.matches.map((m: { sku: string }) => m.sku)).toEqual(['MY-A55', 'US-A55']);
+    expect(body.matches[0]).toMatchObject({ converted_currency: 'USD', converted_price: h.c.fx.convertText('1599.00', 'MYR', 'USD') });
+    expect(body.matches[1]).toMatchObject({ converted_currency: 'USD', converted_price: '379.99' });
+    expect((await get(`/v1/products/${ids['SG-A55']}/compare?currency=XYZ`)).json().detail[0].loc).toEqual(['query', 'currency']);
+  });
+
   it('an unknown id gives 404 {detail: "..."} on both GET forms', async () => {
     for (const url of ['/v1/products/compare?product_id=999999', '/v1/products/999999/compare']) {
       const r = await get(url);

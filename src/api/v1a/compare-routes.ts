@@ -8,7 +8,7 @@ import { checkRange } from '../params.js';
 import { Body, Int, Query } from '../schema-kit.js';
 import { presentComparison, presentDiff, presentHighlights } from './present.js';
 import { CompareManyResponse, CompareResponse, CompareWithHighlightsResponse, DetailText, DiffResponse, responses } from './responses.js';
-import { IntegerRef, Price } from './schemas.js';
+import { Currency, IntegerRef, Price } from './schemas.js';
 
 /** Spec 4.2: the compare-by-product-id 404 is `{detail: <text>}`. */
 const PRODUCT_NOT_FOUND = { detail: 'Product not found' };
@@ -37,13 +37,15 @@ export function compareRoutes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/products/:ref/compare', {
       schema: {
-        summary: 'Price comparison by id, with highlights; every match, sorted by price', params: IntegerRef, querystring: Query({}),
+        summary: 'Price comparison by id, with highlights; every match, sorted by price', params: IntegerRef,
+        querystring: Query({ currency: Type.Optional(Currency) }),
         response: responses(CompareWithHighlightsResponse, { 404: DetailText }),
       },
     }, async (req) => {
       const l = await c.catalog.findById(Number(req.params.ref));
       if (!l) throw new WireError(404, PRODUCT_NOT_FOUND);
-      const cmp = await c.compare.comparison(l);
+      // With `currency`, each match also shows converted_price (the order stays by SGD price).
+      const cmp = await c.compare.comparison(l, {}, req.query.currency);
       return { ...presentComparison(cmp), highlights: presentHighlights(cmp.highlights) };
     });
 

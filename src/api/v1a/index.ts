@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Container } from '../../container.js';
 import { v1Errors } from '../envelopes.js';
 import type { SurfaceUnit } from '../surface-unit.js';
+import { chartRoutes } from '../chart/chart-routes.js';
 import { browseRoutes } from './browse-routes.js';
 import { compareRoutes } from './compare-routes.js';
 import { productRoutes } from './product-routes.js';
@@ -16,6 +17,7 @@ export const v1a: SurfaceUnit = {
     return async (app) => {
       await app.register(searchRoutes(c));
       await app.register(productRoutes(c));
+      await app.register(chartRoutes(c, 'A'));
       await app.register(compareRoutes(c));
       await app.register(browseRoutes(c));
     };

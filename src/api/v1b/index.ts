@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Container } from '../../container.js';
 import { v1Errors } from '../envelopes.js';
 import type { SurfaceUnit } from '../surface-unit.js';
+import { chartRoutes } from '../chart/chart-routes.js';
 import { brandFilterRoutes } from './brand-filter-routes.js';
 import { bulkLookupRoutes } from './bulk-lookup-routes.js';
 import { clickRoutes } from './click-routes.js';
@@ -16,6 +17,7 @@ export const v1b: SurfaceUnit = {
   routes(c: Container): FastifyPluginAsync {
     return async (app) => {
       await app.register(routes(c));
+      await app.register(chartRoutes(c, 'B'));
       await app.register(clickRoutes(c));
       await app.register(ingestRoutes(c));
       await app.register(bulkLookupRoutes(c));
