@@ -13,7 +13,8 @@ interface Operation { summary?: string; description?: string; tags?: string[]; p
 interface Document { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Schema }> }; parameters: Parameter[] } }>; openapi: string; info: { description: string }; tags: Array<{ name: string }>; paths: Record<string, Record<string, Operation>>; 'x-tagGroups': Array<{ tags: string[] }> }
 
 /** Served on purpose without an operation: the reference page and its script (the CORS preflight is no route of the index). */
-const HIDDEN = ['GET /docs/', 'GET /docs/js/scalar.js'];
+// The two pages and their assets: HTML for people, not operations.
+const HIDDEN = ['GET /docs/', 'GET /docs/js/scalar.js', 'GET /', 'GET /page/app.js', 'GET /page/render.js', 'GET /page/style.css'];
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 let h: Harness;
