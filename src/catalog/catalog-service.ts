@@ -255,7 +255,8 @@ export class CatalogService {
     const at = this.now().getTime();
     if (this.categoryCache && at - this.categoryCache.at < CATEGORY_TTL_MS) return this.categoryCache.tree;
     const roots: CategoryNode[] = [];
-    for (const { path, count } of await this.store.categories()) {
+    // The index counts them from its columns; the store scans every listing.
+    for (const { path, count } of (await this.index?.categories()) ?? (await this.store.categories())) {
       let level = roots;
       path.forEach((name, i) => {
         let node = level.find((n) => n.name === name);

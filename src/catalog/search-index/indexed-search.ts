@@ -1,6 +1,6 @@
 import type { Listing } from '../../domain/listing.js';
 import { derivedColumns } from '../../domain/listing-columns.js';
-import type { CatalogStore, EventLogStore, SearchQuery } from '../../store/types.js';
+import type { CatalogStore, CategoryCount, EventLogStore, SearchQuery } from '../../store/types.js';
 import { SearchIndex, type IndexAnswer, type IndexDoc } from './search-index.js';
 
 /** A search waits for the index to apply at most this many new events; beyond, the store answers while it catches up. */
@@ -78,18 +78,29 @@ export class IndexedSearch {
 
   async search(q: SearchQuery): Promise<IndexAnswer | null> {
     if (this.status !== 'ready' || q.filter.ids || q.filter.checkedSince || q.filter.stockLevels) return null;
+    return (await this.current()) ? this.index.search(q) : null;
+  }
+
+  /** The store's `categories` from the index; null when the store must answer (as for `search`). */
+  async categories(): Promise<CategoryCount[] | null> {
+    if (this.status !== 'ready') return null;
+    return (await this.current()) ? this.index.categories() : null;
+  }
+
+  /** Brings the index up to the log's head; false when it is too far behind to wait for (it catches up meanwhile). */
+  private async current(): Promise<boolean> {
     if (!this.opts.headEverySearch && !this.stale) {
       if (this.following) await this.following;
-      return this.index.search(q);
+      return true;
     }
     this.stale = false;
     const head = await this.events.lastId();
     if (head - this.position > INLINE_LAG) {
       void this.catchUp().catch(() => undefined);
-      return null;
+      return false;
     }
     for (let tries = 0; this.position < head && tries < 3; tries++) await this.catchUp();
-    return this.index.search(q);
+    return true;
   }
 
   /** Applies every event after the index's position; one reader at a time, callers share it. */
@@ -120,6 +131,7 @@ export function docOf(l: Listing): IndexDoc {
   return {
     id: l.id, title: l.title, brand: l.brand, category: l.category,
     categoryText: l.categoryPath ? JSON.stringify(l.categoryPath) : (l.category ?? ''), categoryKey: d.categoryKey,
+    categoryPathText: l.categoryPath ? JSON.stringify(l.categoryPath) : null,
     source: l.source, domain: d.domain, countryCode: l.countryCode, inStock: l.inStock, stockLevel: l.stockLevel,
     priceSgdMinor: d.priceSgdMinor, discountPct: d.discountPct, historyDiscountPct: d.historyDiscountPct,
     rating: l.rating === null ? null : Number(l.rating), reviewCount: l.reviewCount, updatedAt: Date.parse(l.updatedAt),
