@@ -87,7 +87,10 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
   });
   app.addHook('onSend', (req, reply, payload, done) => {
     if (req.cacheKey && reply.statusCode === 200 && typeof payload === 'string' && reply.getHeader('X-Cache') === 'MISS') {
-      cache.set(req.cacheKey, Buffer.from(payload), String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!, req.cacheNote);
+      // One encoding of the body serves the cache and the socket (a batch answer is some 100 KB).
+      const body = Buffer.from(payload);
+      cache.set(req.cacheKey, body, String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!, req.cacheNote);
+      return done(null, body);
     }
     done(null, payload);
   });
