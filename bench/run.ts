@@ -1,14 +1,17 @@
 /**
- * `npm run bench -- --listings N [--store sqlite|postgres] [--duration S] [--pool N] [--keep]`
+ * `npm run bench -- --listings N [--store sqlite|postgres] [--duration S] [--pool N] [--keep]
+ *   [--db FILE] [--only REGEX]`
  * Generates N listings, imports them through the real CLI, starts the service, and loads it with
  * autocannon at 32 connections: id detail, SKU detail (a repeating set, and cold: never the same
  * request twice), listing (20), search (a fixed mix of one- to three-word queries including words
  * in >10% of titles), each after a warm-up, plus a bare Fastify handler returning
  * 1 KB of JSON as the ceiling. Prints req/s, p50, p99, ratio to the ceiling, import lines/s and the
- * server's peak RSS.
+ * server's peak RSS. `--keep` (SQLite) keeps the catalog and its sample beside it; `--db FILE` loads
+ * such a kept catalog again without generating or importing; `--only` runs the endpoints whose name
+ * matches (and the ceiling).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -26,8 +29,14 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     /** PostgreSQL: the server's pool size (PG_POOL_MAX); unset keeps the service's default. */
     pool: { type: 'string' },
+    /** SQLite: a catalog kept by an earlier `--keep` run (its `.sample.json` beside it), loaded as it is. */
+    db: { type: 'string' },
+    /** Only the endpoints whose name matches this regular expression (the ceiling always runs). */
+    only: { type: 'string' },
   },
 });
+const only = args.only ? new RegExp(args.only, 'i') : null;
+if (args.db && args.store !== 'sqlite') throw new Error('--db is a kept SQLite catalog');
 const N = Number(args.listings);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
@@ -36,7 +45,8 @@ const out = join(root, 'bench', 'out');
 mkdirSync(out, { recursive: true });
 // Per process: two benchmarks at once must not write one file or database.
 const file = join(out, `catalog-${N}-${process.pid}.ndjson`);
-const SQLITE_DB = join(out, `bench-${N}-${process.pid}.db`);
+const SQLITE_DB = args.db ?? join(out, `bench-${N}-${process.pid}.db`);
+const SAMPLE = `${SQLITE_DB}.sample.json`;
 
 async function generate(): Promise<{ skus: string[]; titles: string[] }> {
   const stream = createWriteStream(file);
@@ -64,6 +74,7 @@ function databaseUrl(): string {
     return `${PG_URL}?schema=${PG_SCHEMA}`;
   }
   const db = SQLITE_DB;
+  if (args.db) return `sqlite:${db}`;
   rmSync(db, { force: true }); rmSync(`${db}-wal`, { force: true }); rmSync(`${db}-shm`, { force: true });
   return `sqlite:${db}`;
 }
@@ -81,6 +92,7 @@ function cli(env: NodeJS.ProcessEnv, argv: string[]): string {
  */
 const WARMUP = 3;
 async function load(name: string, url: string, path: (i: number) => string, headers: Record<string, string>, body?: (i: number) => unknown) {
+  if (only && name !== CEILING && !only.test(name)) return null;
   let i = 0;
   const run = (duration: number) => autocannon({
     url, connections: CONNECTIONS, duration, headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
@@ -96,12 +108,20 @@ async function load(name: string, url: string, path: (i: number) => string, head
   return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
 const cycle = (paths: string[]) => (i: number) => paths[i % paths.length];
+const CEILING = 'bare fastify 1KB (ceiling)';
 
 
 
 async function main() {
-  console.log(`generating ${N} listings...`);
-  const { skus, titles } = await generate();
+  let sample: { skus: string[]; titles: string[] };
+  if (args.db) {
+    if (!existsSync(SAMPLE)) throw new Error(`${SAMPLE} missing: --db takes a catalog kept by --keep`);
+    sample = JSON.parse(readFileSync(SAMPLE, 'utf8')) as typeof sample;
+  } else {
+    console.log(`generating ${N} listings...`);
+    sample = await generate();
+  }
+  const { skus, titles } = sample;
   const port = await freePort();
   const env = {
     ...process.env, DATABASE_URL: databaseUrl(), CATALOG_DEMO: 'off', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1',
@@ -109,9 +129,10 @@ async function main() {
   };
   cli(env, ['migrate']);
   const t0 = Date.now();
-  const imported = cli(env, ['import', file, '--batch', '2000']);
+  const imported = args.db ? '' : cli(env, ['import', file, '--batch', '2000']);
   const importSecs = (Date.now() - t0) / 1000;
-  console.log(imported.split('\n').pop());
+  if (imported) console.log(imported.split('\n').pop());
+  if (args.keep && args.store === 'sqlite' && !args.db) writeFileSync(SAMPLE, JSON.stringify(sample));
   if (args.store === 'postgres') {
     // What autovacuum does after a bulk insert (statistics, and the visibility map index-only scans
     // need); it may be off or not have come round yet, and the load test should not measure that.
@@ -149,39 +170,40 @@ async function main() {
   bare.get('/bare', async () => kb);
   const barePort = await freePort();
   await bare.listen({ port: barePort, host: '127.0.0.1' });
-  const results = [await load('bare fastify 1KB (ceiling)', `http://127.0.0.1:${barePort}`, cycle(['/bare']), {})];
+  const all = [await load(CEILING, `http://127.0.0.1:${barePort}`, cycle(['/bare']), {})];
   await bare.close();
-  results.push(await load('id detail (2,000 ids)', base, cycle(ids), headers));
-  results.push(await load('SKU detail (2,000 SKUs)', base, cycle(skuPaths), headers));
+  all.push(await load('id detail (2,000 ids)', base, cycle(ids), headers));
+  all.push(await load('SKU detail (2,000 SKUs)', base, cycle(skuPaths), headers));
   // Cold: every request a product not asked for before (7919 is prime to N when N is a power of ten),
   // so it is read from the store, never from the response cache.
-  results.push(await load('id detail, cold (no id twice)', base, (i) => `/v1/products/${1 + ((i * 7919) % maxId)}`, headers));
-  results.push(await load('SKU detail, cold (no URL twice)', base, (i) => `/v1/products/${encodeURIComponent(skus[i % skus.length])}?_n=${i}`, headers));
-  results.push(await load('listing (20)', base, cycle(listing), headers));
-  results.push(await load('search (limit 20, mix)', base, cycle(search), headers));
+  all.push(await load('id detail, cold (no id twice)', base, (i) => `/v1/products/${1 + ((i * 7919) % maxId)}`, headers));
+  all.push(await load('SKU detail, cold (no URL twice)', base, (i) => `/v1/products/${encodeURIComponent(skus[i % skus.length])}?_n=${i}`, headers));
+  all.push(await load('listing (20)', base, cycle(listing), headers));
+  all.push(await load('search (limit 20, mix)', base, cycle(search), headers));
   // Surface B, over the same catalog: UUIDs and category slugs as a client would read them.
   const exported = (await (await fetch(`${base}/v1/products/export?format=json&limit=2000&offset=0`, { headers })).json()) as Array<{ uuid: string }>;
   const uuids = exported.map((r) => r.uuid);
   const slugs = ((await (await fetch(`${base}/v1/categories?currency=SGD`, { headers })).json()) as { data: Array<{ slug: string }> }).data.map((c) => c.slug);
   const bSearch = queryMix(titles).all.map((q) => `/v1/products/search?q=${encodeURIComponent(q)}&limit=20&region=SEA`);
-  results.push(await load('B search (limit 20, mix, SEA)', base, cycle(bSearch), headers));
-  results.push(await load('B detail by UUID, cold', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}?_n=${i}`, headers));
-  results.push(await load('B similar (8)', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}/similar`, headers));
-  results.push(await load('B category detail (20)', base, (i) => `/v1/categories/${slugs[i % slugs.length]}?limit=20&offset=${(i % 5) * 20}`, headers));
+  all.push(await load('B search (limit 20, mix, SEA)', base, cycle(bSearch), headers));
+  all.push(await load('B detail by UUID, cold', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}?_n=${i}`, headers));
+  all.push(await load('B similar (8)', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}/similar`, headers));
+  all.push(await load('B category detail (20)', base, (i) => `/v1/categories/${slugs[i % slugs.length]}?limit=20&offset=${(i % 5) * 20}`, headers));
   // 100 references of every form a user holds, a different window of them each request.
   const refs = exported.map((r, k) => (k % 3 === 0 ? r.uuid : k % 3 === 1 ? String((r as unknown as { id: number }).id) : (r as unknown as { sku: string }).sku));
   const window = (i: number, n: number) => Array.from({ length: n }, (_, k) => refs[(i * 37 + k) % refs.length]);
-  results.push(await load('B bulk-lookup (100 mixed refs)', base, () => '/v1/products/bulk-lookup', headers, (i) => ({ ids: window(i, 100) })));
+  all.push(await load('B bulk-lookup (100 mixed refs)', base, () => '/v1/products/bulk-lookup', headers, (i) => ({ ids: window(i, 100) })));
   // V2 and the agent endpoints.
   const idWindow = (i: number, n: number) => Array.from({ length: n }, (_, k) => 1 + ((i * 7919 + k * 104729) % maxId));
   const v2Search = queryMix(titles).all.map((q) => `/v2/search?q=${encodeURIComponent(q)}&limit=20&region=sea`);
-  results.push(await load('V2 search (limit 20, mix)', base, cycle(v2Search), headers));
+  all.push(await load('V2 search (limit 20, mix)', base, cycle(v2Search), headers));
   const agentSearch = queryMix(titles).all.map((q) => `/v2/agents/search?q=${encodeURIComponent(q)}&limit=10&include_agent_insights=true`
     + '&include_price_history=true&include_availability_prediction=true&include_competitor_count=true');
-  results.push(await load('V2 agents search (all include switches)', base, cycle(agentSearch), headers));
-  results.push(await load('V2 batch-details (100 ids)', base, () => '/v2/products/batch-details', headers, (i) => ({ product_ids: idWindow(i, 100) })));
-  results.push(await load('V2 agents batch-lookup (100 ids)', base, () => '/v2/agents/batch-lookup', headers, (i) => ({ product_ids: idWindow(i, 100) })));
-  results.push(await load('V2 agents compare-matrix (50 ids)', base, () => '/v2/agents/compare-matrix', headers, (i) => ({ product_ids: idWindow(i, 50) })));
+  all.push(await load('V2 agents search (all include switches)', base, cycle(agentSearch), headers));
+  all.push(await load('V2 batch-details (100 ids)', base, () => '/v2/products/batch-details', headers, (i) => ({ product_ids: idWindow(i, 100) })));
+  all.push(await load('V2 agents batch-lookup (100 ids)', base, () => '/v2/agents/batch-lookup', headers, (i) => ({ product_ids: idWindow(i, 100) })));
+  all.push(await load('V2 agents compare-matrix (50 ids)', base, () => '/v2/agents/compare-matrix', headers, (i) => ({ product_ids: idWindow(i, 50) })));
+  const results = all.filter((r) => r !== null);
   const rss = rssPeakMb(server.pid!);
   const exited = new Promise((r) => server.once('exit', r));
   server.kill('SIGTERM');
@@ -193,8 +215,9 @@ async function main() {
   // A bulk load reports when its listings were stored and served, before it matched them.
   const stored = /stored in ([\d.]+) s/.exec(imported);
   const storedNote = stored ? `; stored and served after ${stored[1]} s = ${Math.round(N / Number(stored[1]))} lines/s, matched after that` : '';
-  console.log(`\nimport: ${N} lines in ${importSecs.toFixed(1)} s = ${Math.round(N / importSecs)} lines/s end to end${storedNote}; server peak RSS ${rss} MB`);
-  if (!args.keep) for (const f of [file, SQLITE_DB, `${SQLITE_DB}-wal`, `${SQLITE_DB}-shm`]) rmSync(f, { force: true });
+  if (imported) console.log(`\nimport: ${N} lines in ${importSecs.toFixed(1)} s = ${Math.round(N / importSecs)} lines/s end to end${storedNote}; server peak RSS ${rss} MB`);
+  if (args.keep && args.store === 'sqlite') console.log(`kept: ${SQLITE_DB} (again: --db ${SQLITE_DB})`);
+  if (!args.keep && !args.db) for (const f of [file, SQLITE_DB, `${SQLITE_DB}-wal`, `${SQLITE_DB}-shm`]) rmSync(f, { force: true });
   // The PostgreSQL catalog goes with it unless asked to keep it (--keep: inspect it with `?schema=bench_<pid>`).
   if (args.store === 'postgres') {
     if (args.keep) console.log(`kept: ${PG_URL}?schema=${PG_SCHEMA}`);

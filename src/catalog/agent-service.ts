@@ -56,8 +56,8 @@ export class AgentService {
     private readonly catalog: CatalogService,
     private readonly compare: CompareService,
     private readonly views: ListingViews,
-    private readonly signals: Pick<SignalsService, 'of'>,
-    private readonly store: Pick<CatalogStore, 'sample' | 'observationsFor'>,
+    private readonly signals: Pick<SignalsService, 'read'>,
+    private readonly store: Pick<CatalogStore, 'sample'>,
     private readonly now: () => Date,
   ) {}
 
@@ -152,17 +152,19 @@ export class AgentService {
     };
   }
 
-  /** Views with their signals (one batch of reads for the page) and, when asked, their price history (one more). */
+  /** Views with their signals and, when asked, their price history (from the observations the signals read: one batch of reads for the page). */
   private async page(views: ListingView[], total: number, currency: Currency, history: boolean): Promise<AgentPage> {
-    const listings = views.map((v) => v.listing);
-    const [signals, prices] = await Promise.all([this.signals.of(listings, currency), history ? this.history(listings, currency) : null]);
+    const { signals, observations } = await this.signals.read(views.map((v) => v.listing), currency);
+    const prices = history ? this.history(observations, currency) : null;
     return { total, items: views.map((view, i) => ({ view, signals: signals[i], history: prices ? (prices.get(view.listing.id) ?? []) : null })) };
   }
 
-  /** The last HISTORY_DAYS of each listing's observed prices (the newest HISTORY_POINTS), in `currency`, oldest first; one read. */
-  private async history(listings: Listing[], currency: Currency): Promise<Map<number, PricePointView[]>> {
+  /**
+   * The last HISTORY_DAYS of each listing's observed prices (the newest HISTORY_POINTS), in
+   * `currency`, oldest first, out of the signals' longer read (HISTORY_DAYS is within it).
+   */
+  private history(read: Map<number, PriceObservation[]>, currency: Currency): Map<number, PricePointView[]> {
     const since = new Date(this.now().getTime() - HISTORY_DAYS * 86400_000).toISOString();
-    const read = listings.length ? await this.store.observationsFor(listings.map((l) => l.id), since) : new Map<number, PriceObservation[]>();
     const out = new Map<number, PricePointView[]>();
     for (const [id, entries] of read) {
       out.set(id, entries.filter((e) => e.observedAt >= since).slice(-HISTORY_POINTS).map((e) => {

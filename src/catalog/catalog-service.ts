@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { asksForAccessory } from '../domain/accessory.js';
 import type { Currency } from '../domain/currencies.js';
 import { highlightTitle } from '../domain/highlight.js';
+import { TwoGenerationCache } from '../domain/id-caches.js';
 import type { Listing } from '../domain/listing.js';
 import { discountPct } from '../domain/money.js';
 import { slugify } from '../domain/slug.js';
@@ -9,7 +10,7 @@ import { titleSimilarity, titleWords } from '../domain/similarity.js';
 import { rankTrending, TRENDING_WINDOW_DAYS, type Trend } from '../domain/trending.js';
 import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
 import type { ListingView, ListingViews, Money } from './listing-views.js';
-import { ReadCache } from './read-cache.js';
+import { READ_CACHE_MS, ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
 
 export interface CategoryNode { name: string; slug: string; path: string[]; count: number; children: CategoryNode[] }
@@ -53,6 +54,9 @@ export interface Deal {
 /** A trending listing and why it is trending (domain/trending.ts). */
 export interface TrendingItem { view: ListingView; trend: Trend }
 
+/** What `similar` ranks a candidate by. */
+interface SimilarCandidate { id: number; groupId: number; brand: string | null; words: Set<string> }
+
 /** Undefined members dropped: a filter holds only what was asked. */
 const clean = (f: ListingFilter): ListingFilter => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ListingFilter;
 
@@ -61,6 +65,8 @@ const CATEGORY_TTL_MS = 30_000;
 const BRAND_LISTS = 64;
 /** Listings of a brand and category read to rank similar products from. */
 const SIMILAR_CANDIDATES = 200;
+/** Candidate lists of similar products remembered per generation (up to two), each SIMILAR_CANDIDATES listings' words. */
+const SIMILAR_LISTS = 200;
 /** Trending reads every price change of the week: ranked at most once a minute per filter. */
 const TRENDING_TTL_MS = 60_000;
 
@@ -70,6 +76,8 @@ export class CatalogService {
   private readonly trendingCache = new Map<string, { at: number; ranked: Trend[] }>();
   private readonly brandCache = new Map<string, { at: number; brands: Promise<BrandEntry[]> }>();
   private readonly listings: ReadCache<Listing>;
+  /** The candidates of a brand or category (`similar`), as read: every listing of one shares them. */
+  private similarLists = new TwoGenerationCache<string, { at: number; candidates: SimilarCandidate[] }>(SIMILAR_LISTS);
 
   constructor(
     private readonly store: CatalogStore,
@@ -174,18 +182,37 @@ export class CatalogService {
     if (category) tries.push({ text: category, filter: { categoryExact: category } });
     if (!tries.length) return [];
     const seen = new Set<number>();
-    const ranked: Array<{ l: Listing; score: number }> = [];
+    const ranked: Array<{ c: SimilarCandidate; score: number }> = [];
     for (const { text, filter } of tries) {
-      const r = await this.find({ text, filter, sort: 'newest', limit: SIMILAR_CANDIDATES, offset: 0 });
-      for (const l of r.listings) {
-        if (l.groupId === listing.groupId || seen.has(l.id)) continue;
-        seen.add(l.id);
-        ranked.push({ l, score: titleSimilarity(own, titleWords(l.title)) + (l.brand && l.brand === listing.brand ? 1 : 0) });
+      for (const c of await this.similarCandidates(text, filter)) {
+        if (c.groupId === listing.groupId || seen.has(c.id)) continue;
+        seen.add(c.id);
+        ranked.push({ c, score: titleSimilarity(own, c.words) + (c.brand && c.brand === listing.brand ? 1 : 0) });
       }
       if (ranked.length >= limit) break;
     }
-    ranked.sort((a, b) => b.score - a.score || a.l.id - b.l.id);
-    return this.views.of(ranked.slice(0, limit).map((r) => r.l));
+    ranked.sort((a, b) => b.score - a.score || a.c.id - b.c.id);
+    const ids = ranked.slice(0, limit).map((r) => r.c.id);
+    const byId = await this.listings.getMany(ids, async (missing) => new Map((await this.store.getMany(missing)).map((l) => [l.id, l])));
+    return this.views.of(ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined));
+  }
+
+  /**
+   * The newest SIMILAR_CANDIDATES listings of a brand or category with the words of their titles,
+   * remembered until the catalog changes (and READ_CACHE_MS at most): the listings of one brand
+   * and category all rank the same candidates, which cost a read of every candidate's row.
+   */
+  private async similarCandidates(text: string, filter: ListingFilter): Promise<SimilarCandidate[]> {
+    const key = JSON.stringify([text, filter]);
+    const at = this.now().getTime();
+    const hit = this.similarLists.get(key);
+    if (hit && at - hit.at < READ_CACHE_MS) return hit.candidates;
+    const lists = this.similarLists;
+    const r = await this.find({ text, filter, sort: 'newest', limit: SIMILAR_CANDIDATES, offset: 0 });
+    const candidates = r.listings.map((l) => ({ id: l.id, groupId: l.groupId, brand: l.brand, words: titleWords(l.title) }));
+    // A list read across a catalog change (invalidate replaced the cache) is not remembered.
+    if (lists === this.similarLists) lists.set(key, { at, candidates });
+    return candidates;
   }
 
   /** The in-memory index when it can answer (built, and holding every filter asked), else the store. */
@@ -255,7 +282,8 @@ export class CatalogService {
     const at = this.now().getTime();
     if (this.categoryCache && at - this.categoryCache.at < CATEGORY_TTL_MS) return this.categoryCache.tree;
     const roots: CategoryNode[] = [];
-    for (const { path, count } of await this.store.categories()) {
+    // The index counts them from its columns; the store scans every listing.
+    for (const { path, count } of (await this.index?.categories()) ?? (await this.store.categories())) {
       let level = roots;
       path.forEach((name, i) => {
         let node = level.find((n) => n.name === name);
@@ -299,6 +327,7 @@ export class CatalogService {
     this.categoryCache = null;
     this.trendingCache.clear();
     this.brandCache.clear();
+    this.similarLists = new TwoGenerationCache(SIMILAR_LISTS);
     this.listings.clear();
     this.views.invalidate();
   }

@@ -2,7 +2,7 @@ import { offeredSince } from '../domain/buybox.js';
 import type { Currency } from '../domain/currencies.js';
 import { decisionSignals, type DecisionSignals } from '../domain/decision-signals.js';
 import { DEMAND_WINDOW_DAYS } from '../domain/demand.js';
-import type { Listing } from '../domain/listing.js';
+import type { Listing, PriceObservation } from '../domain/listing.js';
 import { SEASON_YEAR_DAYS } from '../domain/price-window.js';
 import type { CatalogStore } from '../store/types.js';
 import type { FxService } from './fx-service.js';
@@ -36,7 +36,16 @@ export class SignalsService {
 
   /** The signals of each listing, in the order given, with prices in `currency`. */
   async of(listings: Listing[], currency: Currency): Promise<DecisionSignals[]> {
-    if (!listings.length) return [];
+    return (await this.read(listings, currency)).signals;
+  }
+
+  /**
+   * The signals and the observations they were derived from: each listing's last SEASON_YEAR_DAYS
+   * and the one in force at their start (CatalogStore.observationsFor), for a caller that shows
+   * part of that history without reading it again.
+   */
+  async read(listings: Listing[], currency: Currency): Promise<{ signals: DecisionSignals[]; observations: Map<number, PriceObservation[]> }> {
+    if (!listings.length) return { signals: [], observations: new Map() };
     const now = this.now();
     const ids = [...new Set(listings.map((l) => l.id))];
     const demandSince = new Date(now.getTime() - DEMAND_WINDOW_DAYS * DAY).toISOString();
@@ -47,7 +56,7 @@ export class SignalsService {
       this.demand?.searchesFor?.(ids, demandSince),
     ]);
     const convert = (amount: string, from: Currency) => this.fx.convertText(amount, from, currency);
-    return listings.map((l) => decisionSignals({
+    const signals = listings.map((l) => decisionSignals({
       listing: l,
       group: groups.get(l.groupId) ?? null,
       observations: history.get(l.id) ?? [],
@@ -57,6 +66,7 @@ export class SignalsService {
       },
       currency, convert, now,
     }));
+    return { signals, observations: history };
   }
 
   async one(listing: Listing, currency: Currency): Promise<DecisionSignals> {

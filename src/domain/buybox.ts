@@ -57,11 +57,15 @@ export function offerOrder(a: GroupOffer, b: GroupOffer): number {
 }
 
 /**
- * The GroupOffers of a group's members: what the stores compute in SQL (store/sql/signals.ts),
- * written out once for tests to hold them to.
+ * The GroupOffers of a group's members: what PostgreSQL computes in SQL (store/sql/signals.ts)
+ * and the embedded store with `offersOf` over its group index; tests hold both to it.
  */
 export function groupOffersOf(members: GroupMember[], now: Date): GroupOffers {
-  const since = offeredSince(now);
+  return offersOf(members, offeredSince(now));
+}
+
+/** groupOffersOf with the offers' earliest last check given (`offeredSince`), as the stores are asked. */
+export function offersOf(members: GroupMember[], since: string): GroupOffers {
   let cheapest: GroupOffer | null = null;
   let offers = 0;
   for (const m of members) {

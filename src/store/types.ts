@@ -173,6 +173,8 @@ export interface SearchDoc {
   category: string | null;
   /** The category path as indexed text (its JSON form: the punctuation only separates words), or the category. */
   categoryText: string;
+  /** The category path's JSON text; null when the listing has none (the categories then count the category alone). */
+  categoryPathText: string | null;
   /** "|name|slug|..." of every level, as `ListingFilter.categoryLike` and `categoryExact` match it. */
   categoryKey: string | null;
   source: string;

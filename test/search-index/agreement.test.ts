@@ -99,6 +99,13 @@ describe('the search index agrees with the store', () => {
     expect(reordered).toBeGreaterThan(5);
   });
 
+  it('counts the categories as the store does', async () => {
+    const sorted = (cs: Array<{ path: string[]; count: number }>) => cs.map((c) => `${JSON.stringify(c.path)} ${c.count}`).sort();
+    const fromStore = await store.catalog.categories();
+    expect(fromStore.length).toBeGreaterThan(10);
+    expect(sorted((await index.categories())!)).toEqual(sorted(fromStore));
+  });
+
   it('leaves to the store the filters it does not hold', async () => {
     expect(await index.search({ filter: { ids: [1, 2] }, sort: 'newest', limit: 5, offset: 0 })).toBeNull();
     expect(await index.search({ filter: { checkedSince: '2026-11-01T00:00:00.000Z' }, sort: 'newest', limit: 5, offset: 0 })).toBeNull();
@@ -165,6 +172,20 @@ describe('the index follows the store', () => {
       expect(store.total).toBeGreaterThan(0);
       expect({ text, ...(await ix.search(q)) }).toEqual({ text, ids: store.listings.map((l) => l.id), total: store.total });
     }
+  });
+
+  it('counts categories as the store does after listings move between them', async () => {
+    const sorted = (cs: Array<{ path: string[]; count: number }>) => cs.map((c) => `${JSON.stringify(c.path)} ${c.count}`).sort();
+    await ingest(s, [
+      rec({ sku: 'C1', title: 'Plain rice cooker', category: 'Rice Cookers', category_path: null }),
+      rec({ sku: 'C2', title: 'Nameless gadget', category: null, category_path: null }),
+      rec({ sku: 'C3', title: 'Moved kettle', category: 'Kettles', category_path: ['Home', 'Kitchen', 'Kettles'] }),
+    ]);
+    expect(sorted((await ix.categories())!)).toEqual(sorted(await s.catalog.categories()));
+    await ingest(s, [rec({ sku: 'C3', title: 'Moved kettle', category: 'Jugs', category_path: ['Home', 'Jugs'], observed_at: '2026-11-22T11:00:00.000Z' })]);
+    const after = await s.catalog.categories();
+    expect(after.some((c) => c.path.join('/') === 'Home/Jugs')).toBe(true);
+    expect(sorted((await ix.categories())!)).toEqual(sorted(after));
   });
 
   it('ranks the same as the store after many changes', async () => {

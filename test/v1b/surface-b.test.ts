@@ -254,3 +254,17 @@ describe('category detail and similar read term lists, not the whole catalog, on
     await off.close();
   });
 });
+
+describe('similar after the catalog changes', () => {
+  it('ranks a listing added since it was last asked (its candidates are read again)', async () => {
+    const fresh = await makeHarness();
+    await fresh.ingest(CATALOG);
+    const key = (await fresh.key('pro')).headers;
+    const [a55] = (await fresh.c.catalog.findBySku('SG-A55')).filter((l) => l.source === 'shopee_sg');
+    const titles = async () => ((await fresh.app.inject({ url: `/v1/products/${a55.uuid}/similar`, headers: key })).json().data as Array<{ title: string }>).map((x) => x.title);
+    expect(await titles()).not.toContain('Samsung Galaxy A56 5G 8GB 256GB Awesome Graphite');
+    await fresh.ingest([rec({ source: 'lazada_sg', sku: 'SG-A56', title: 'Samsung Galaxy A56 5G 8GB 256GB Awesome Graphite', price: '529.00' })]);
+    expect((await titles())[0]).toBe('Samsung Galaxy A56 5G 8GB 256GB Awesome Graphite');
+    await fresh.close();
+  });
+});

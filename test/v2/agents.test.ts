@@ -405,3 +405,20 @@ describe('every agent route', () => {
     expect(JSON.stringify(doc.paths['/v2/agents/search'].get.parameters)).toContain('x-session-context');
   });
 });
+
+describe('price_history against the year the signals read', () => {
+  it('shows the last 30 days only, while price_trend still reads the older prices', async () => {
+    const hh = await makeHarness();
+    hh.clock.set('2026-09-01T12:00:00.000Z');
+    await hh.ingest([rec({ sku: 'OLD', price: '600.00', observed_at: '2026-09-01T10:00:00.000Z' })]);
+    hh.clock.set('2026-11-15T12:00:00.000Z');
+    await hh.ingest([rec({ sku: 'OLD', price: '500.00', observed_at: '2026-11-15T10:00:00.000Z' })]);
+    hh.clock.set('2026-11-20T12:00:00.000Z');
+    const headers = { ...(await hh.key('pro')).headers, 'content-type': 'application/json' };
+    const [l] = await hh.c.catalog.findBySku('OLD');
+    const r = (await hh.app.inject({ method: 'POST', url: '/v2/agents/batch-lookup', headers, payload: { product_ids: [l.id], include_price_history: true } })).json();
+    expect(r.results[0].price_history.map((p: { observed_at: string }) => p.observed_at)).toEqual(['2026-11-15T10:00:00.000Z']);
+    expect(r.results[0].price_trend).toBe('down');
+    await hh.close();
+  });
+});

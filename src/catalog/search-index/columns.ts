@@ -39,6 +39,7 @@ export class Columns {
   readonly brands = new Dict();
   readonly domains = new Dict();
   readonly countries = new Dict();
+  readonly paths = new Dict();
 
   alive = new Uint8Array(0);
   /** Tokens in title, brand and category together (FTS5's row length). */
@@ -46,6 +47,8 @@ export class Columns {
   signature = new Float64Array(0);
   category = new Uint32Array(0);
   categoryKey = new Uint32Array(0);
+  /** The category path's JSON text (`paths`), 0 without one: what the category counts group by. */
+  path = new Uint32Array(0);
   source = new Uint32Array(0);
   brand = new Uint32Array(0);
   domain = new Uint32Array(0);
@@ -81,6 +84,7 @@ export class Columns {
     this.signature = grow(this.signature);
     this.category = grow(this.category);
     this.categoryKey = grow(this.categoryKey);
+    this.path = grow(this.path);
     this.source = grow(this.source);
     this.brand = grow(this.brand);
     this.domain = grow(this.domain);
@@ -102,6 +106,7 @@ export class Columns {
     const id = d.id;
     this.category[id] = this.categories.id(d.category);
     this.categoryKey[id] = this.categoryKeys.id(d.categoryKey);
+    this.path[id] = this.paths.id(d.categoryPathText);
     this.source[id] = this.sources.id(d.source);
     this.brand[id] = this.brands.id(d.brand);
     this.domain[id] = this.domains.id(d.domain);

@@ -1,12 +1,15 @@
 import type { Listing } from '../../domain/listing.js';
 import { derivedColumns } from '../../domain/listing-columns.js';
-import type { CatalogStore, EventLogStore, SearchQuery } from '../../store/types.js';
+import type { CatalogStore, CategoryCount, EventLogStore, SearchQuery } from '../../store/types.js';
+import { TwoGenerationCache } from '../../domain/id-caches.js';
 import { SearchIndex, type IndexAnswer, type IndexDoc } from './search-index.js';
 
 /** A search waits for the index to apply at most this many new events; beyond, the store answers while it catches up. */
 const INLINE_LAG = 5000;
 const BATCH = 1000;
 const LOAD_CHUNK = 5000;
+/** Answers remembered per generation (up to two): a category page, a similar-products candidate list, a popular query. */
+const ANSWERS = 1000;
 
 export type IndexState = 'off' | 'building' | 'ready' | 'unavailable';
 
@@ -22,6 +25,13 @@ export class IndexedSearch {
   private position = 0;
   private status: IndexState = 'off';
   private following: Promise<void> | null = null;
+  /**
+   * Answers of the index as it is now, by query: the index changes only by applying the log, which
+   * moves `position` (or by a build, which replaces it), and either empties this, so a remembered
+   * answer is the one the index would give.
+   */
+  private answers = new TwoGenerationCache<string, IndexAnswer>(ANSWERS);
+  private answersAt: { index: SearchIndex; position: number } | null = null;
 
   /** This process wrote since the index last read the log's head. */
   private stale = false;
@@ -78,18 +88,37 @@ export class IndexedSearch {
 
   async search(q: SearchQuery): Promise<IndexAnswer | null> {
     if (this.status !== 'ready' || q.filter.ids || q.filter.checkedSince || q.filter.stockLevels) return null;
+    if (!(await this.current())) return null;
+    if (this.answersAt?.index !== this.index || this.answersAt.position !== this.position) {
+      this.answers.clear();
+      this.answersAt = { index: this.index, position: this.position };
+    }
+    const key = JSON.stringify(q);
+    let answer = this.answers.get(key);
+    if (!answer) this.answers.set(key, (answer = this.index.search(q)));
+    return answer;
+  }
+
+  /** The store's `categories` from the index; null when the store must answer (as for `search`). */
+  async categories(): Promise<CategoryCount[] | null> {
+    if (this.status !== 'ready') return null;
+    return (await this.current()) ? this.index.categories() : null;
+  }
+
+  /** Brings the index up to the log's head; false when it is too far behind to wait for (it catches up meanwhile). */
+  private async current(): Promise<boolean> {
     if (!this.opts.headEverySearch && !this.stale) {
       if (this.following) await this.following;
-      return this.index.search(q);
+      return true;
     }
     this.stale = false;
     const head = await this.events.lastId();
     if (head - this.position > INLINE_LAG) {
       void this.catchUp().catch(() => undefined);
-      return null;
+      return false;
     }
     for (let tries = 0; this.position < head && tries < 3; tries++) await this.catchUp();
-    return this.index.search(q);
+    return true;
   }
 
   /** Applies every event after the index's position; one reader at a time, callers share it. */
@@ -120,6 +149,7 @@ export function docOf(l: Listing): IndexDoc {
   return {
     id: l.id, title: l.title, brand: l.brand, category: l.category,
     categoryText: l.categoryPath ? JSON.stringify(l.categoryPath) : (l.category ?? ''), categoryKey: d.categoryKey,
+    categoryPathText: l.categoryPath ? JSON.stringify(l.categoryPath) : null,
     source: l.source, domain: d.domain, countryCode: l.countryCode, inStock: l.inStock, stockLevel: l.stockLevel,
     priceSgdMinor: d.priceSgdMinor, discountPct: d.discountPct, historyDiscountPct: d.historyDiscountPct,
     rating: l.rating === null ? null : Number(l.rating), reviewCount: l.reviewCount, updatedAt: Date.parse(l.updatedAt),

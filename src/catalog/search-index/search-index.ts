@@ -1,6 +1,6 @@
 import { indexTokens, searchWords } from '../../domain/search-text.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
-import type { FacetBucket, Facets, FilterFacets, ListingFilter, SearchQuery, SortKey } from '../../store/types.js';
+import type { CategoryCount, FacetBucket, Facets, FilterFacets, ListingFilter, SearchQuery, SortKey } from '../../store/types.js';
 import { Columns, STOCK_KINDS, type IndexDoc } from './columns.js';
 import { DocTerms } from './doc-terms.js';
 import { MAX_ID, Postings, type Group } from './postings.js';
@@ -36,6 +36,25 @@ export class SearchIndex {
 
   get size(): number {
     return this.live;
+  }
+
+  /**
+   * What `CatalogStore.categories` answers (listings with a category, counted by category path and
+   * category), from the columns: a pass over them instead of a scan of every listing's row.
+   */
+  categories(): CategoryCount[] {
+    const c = this.cols;
+    const width = c.categories.values.length;
+    const counts = new Map<number, number>();
+    for (let id = 1; id < c.alive.length; id++) {
+      if (!c.alive[id] || c.category[id] === 0) continue;
+      const key = c.path[id] * width + c.category[id];
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return [...counts].map(([key, count]) => {
+      const path = c.paths.values[Math.floor(key / width)];
+      return { path: path !== null ? (JSON.parse(path) as string[]) : [c.categories.values[key % width]!], count };
+    });
   }
 
   /** Adds or replaces one listing; false when its id is beyond what the index can hold. */

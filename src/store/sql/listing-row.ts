@@ -90,7 +90,7 @@ export interface SearchDocRow {
 
 export function toSearchDoc(r: SearchDocRow): SearchDoc {
   return {
-    id: r.id, title: r.title, brand: r.brand, category: r.category, categoryText: r.category_path ?? r.category ?? '',
+    id: r.id, title: r.title, brand: r.brand, category: r.category, categoryText: r.category_path ?? r.category ?? '', categoryPathText: r.category_path,
     categoryKey: r.category_key, source: r.source, domain: r.domain, countryCode: r.country_code,
     inStock: r.in_stock === null ? null : r.in_stock === 1, stockLevel: r.stock_level, priceSgdMinor: r.price_sgd_minor, discountPct: r.discount_pct,
     historyDiscountPct: r.history_discount_pct, rating: r.rating === null ? null : Number(r.rating), reviewCount: r.review_count,

@@ -12,6 +12,7 @@ import type { PriceObservation } from '../../domain/listing.js';
 const offer = (p: string) => `COALESCE(${p}in_stock, 1) <> 0 AND ${p}price_sgd_minor > 0 AND ${p}last_checked_at >= ?`;
 
 /**
+ * (PostgreSQL; the embedded store folds its group index's members with domain/buybox.ts offersOf.)
  * Each group's size and offer count, and its cheapest offer (ordered as domain/buybox.ts
  * offerOrder), one row per group. `groups` is the condition on `group_id`. Binds: offeredSince,
  * the ids of `groups`, offeredSince.

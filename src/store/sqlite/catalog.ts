@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { NormalizedRecord } from '../../domain/ingest-record.js';
 import type { Listing, PriceObservation } from '../../domain/listing.js';
-import type { GroupOffers } from '../../domain/buybox.js';
+import { offersOf, type GroupMember, type GroupOffers } from '../../domain/buybox.js';
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type BulkFinish, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats,
@@ -11,7 +11,7 @@ import { orderOf, whereOf } from '../sql/filters.js';
 import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
 import type { PriceMove } from '../../domain/trending.js';
 import { AVAILABILITY_COUNTS, LOOKUP_COLUMN, brandCountsSql } from '../sql/lookups.js';
-import { collectObservations, groupOffersSql, observationsForSql, toGroupOffers, type GroupOffersRow, type ObservationRow } from '../sql/signals.js';
+import { collectObservations, observationsForSql, type ObservationRow } from '../sql/signals.js';
 import { ftsQuery } from './fts-query.js';
 import { SqliteIngestWriter } from './ingest.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
@@ -21,6 +21,8 @@ import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimi
 const RANK = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
 const COLS = listingColumns();
 const SCAN_CHUNK = 500;
+/** group_id, id, in_stock, price_sgd_minor, last_checked_at, price, currency. */
+type GroupMemberRow = [number, number, number | null, number | null, string, string, Currency];
 
 export class SqliteCatalog implements CatalogStore {
   private readonly writer: SqliteIngestWriter;
@@ -135,14 +137,27 @@ export class SqliteCatalog implements CatalogStore {
     return out;
   }
 
+  /**
+   * Every member of the groups from the group index alone (it holds what the buy box reads), folded
+   * by the domain's own offer rule: no listing row is read, where an aggregate in SQL read each
+   * member's row twice and the cheapest's a third time.
+   */
   async groupOffers(groupIds: number[], offeredSince: string): Promise<Map<number, GroupOffers>> {
     const ids = [...new Set(groupIds)];
-    const out = new Map<number, GroupOffers>();
+    const members = new Map<number, GroupMember[]>();
     for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
       const { params, marks } = inList(ids.slice(i, i + IN_LIST_MAX));
-      const rows = this.q.get(groupOffersSql(`group_id IN (${marks})`)).all(offeredSince, ...params, offeredSince) as GroupOffersRow[];
-      for (const r of rows) out.set(r.group_id, toGroupOffers(r));
+      const rows = this.q.get(`SELECT group_id, id, in_stock, price_sgd_minor, last_checked_at, price, currency FROM listings
+        WHERE group_id IN (${marks})`, true).all(...params) as GroupMemberRow[];
+      for (const [g, id, inStock, minor, checked, price, currency] of rows) {
+        const m: GroupMember = { listingId: id, inStock: inStock === null ? null : inStock !== 0, priceSgdMinor: minor ?? 0, lastCheckedAt: checked, price, currency };
+        const list = members.get(g);
+        if (list) list.push(m);
+        else members.set(g, [m]);
+      }
     }
+    const out = new Map<number, GroupOffers>();
+    for (const [g, list] of members) out.set(g, offersOf(list, offeredSince));
     return out;
   }
 

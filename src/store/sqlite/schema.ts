@@ -365,4 +365,15 @@ CREATE TABLE webhook_dispatch (id INTEGER PRIMARY KEY CHECK (id = 1), position I
 INSERT INTO webhook_dispatch (id, position) SELECT 1, coalesce(max(id), 0) FROM events;
 `,
   },
+  {
+    version: 12,
+    name: 'group offers from the group index',
+    // A page's decision signals read every member of its match groups for the buy box (in stock,
+    // SGD and native price, last check): with those columns in the group index that read never
+    // touches a listing's row. Still ordered by group_id first, so a bulk load keeps it as before.
+    sql: `
+DROP INDEX IF EXISTS listings_group;
+CREATE INDEX listings_group ON listings (group_id, price_sgd_minor, in_stock, currency, price, last_checked_at);
+`,
+  },
 ];
