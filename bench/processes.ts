@@ -18,3 +18,27 @@ export function rssPeakMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
+
+/** A process's resident memory now, in MB (Linux); NaN once it has exited. */
+export function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Waits until `base` answers /health with 200 and its search index is not still building. */
+export async function untilReady(base: string, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(`${base}/health`);
+      const h = (await r.json()) as { search_index?: string };
+      if (r.status === 200 && h.search_index !== 'building') return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${base} not ready after ${timeoutMs} ms`);
+}

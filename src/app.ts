@@ -1,12 +1,13 @@
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import scalar from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from './container.js';
 import { surfaceOfRequest, surfaceConstraint } from './api/dispatch.js';
 import { v1Errors } from './api/envelopes.js';
 import { registerSurface, type SurfaceUnit } from './api/surface-unit.js';
 import { meta } from './api/meta.js';
+import { referenceOptions } from './api/reference/document.js';
 import { v1a } from './api/v1a/index.js';
 import { v1b } from './api/v1b/index.js';
 import { v2 } from './api/v2/index.js';
@@ -78,24 +79,14 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   installReadinessGate(app, c.readiness);
   // Before authentication: a preflight carries no key.
   await installCors(app, c.config.corsOrigins);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Catalog service', version: c.config.version, description: 'Product catalog and price comparison for shopping agents. See docs/api.md for the shared /v1 path rules.' },
-      tags: [...SURFACES.map((s) => s.tag), { name: 'oauth', description: 'OAuth 2.1 client credentials' }, { name: 'webhooks', description: 'Webhook subscriptions and their delivery log (pro and enterprise)' }, { name: 'admin', description: 'Tier changes (X-Admin-Secret)' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
-      security: [{ bearer: [] }],
-    },
-    // Two surfaces answer some /v1 paths (dispatch.ts); OpenAPI keys operations by path, so surface
-    // B's variant of a shared path is listed under the path with `#B` (a fragment a client never sends).
-    transform: ({ schema, url, route }) => ({
-      schema, url: (route.constraints as { surface?: string } | undefined)?.surface === 'B' ? `${url}#B` : url,
-    }),
-  });
+  await app.register(swagger, referenceOptions(c.config.version));
   installErrorHandlers(app);
   installNotFound(app, (path) => routes.allowed(path));
-  // The reference pages are public, like /openapi.json: agents read them before they have a key.
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  // The reference page is public, like /openapi.json; its script is served from node_modules (no CDN).
+  await app.register(scalar, {
+    routePrefix: '/docs',
+    configuration: { url: '/openapi.json', pageTitle: 'Catalog service API', withDefaultFonts: false, showDeveloperTools: 'never', agent: { disabled: true } },
+  });
   installBearerChallenge(app, () => c.origin());
   installAuth(app, c.auth, c.authGuard);
   installRateLimit(app, c.quota, c.config.upgradeUrl);
@@ -104,6 +95,5 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   installClosedQuery(app, new RegExp(FREE_PARAMS));
   installCache(app, c.cache);
   for (const unit of SURFACES) await registerSurface(app, unit, c);
-  app.get('/openapi.json', { config: { auth: false, surface: 'meta' }, schema: { hide: true } }, async () => app.swagger());
   return app;
 }

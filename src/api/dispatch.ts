@@ -34,6 +34,15 @@ export function surfaceForRequest(path: string, query: URLSearchParams, override
   return 'A';
 }
 
+/** The rule above for one shared path, in words (the reference prints it with the path's operation). */
+export function dispatchRule(path: string): string {
+  const header = ' A request header `Catalog-Surface: A` or `B` overrides the rule.';
+  if (path === '/v1/products/search') return `Surface A when an A-only parameter is present (${A_SEARCH_PARAMS.join(', ')}); otherwise surface B.${header}`;
+  if (path === '/v1/products/compare') return `Surface B when \`ids\` is given without \`product_id\`; otherwise surface A.${header}`;
+  if (path === '/v1/categories') return `Surface B when \`currency\` is given; otherwise surface A.${header}`;
+  return `By the product reference: a UUID is surface B; an integer id or a SKU is surface A. Named sub-paths (${[...NAMED].join(', ')}) are routes of their own.${header}`;
+}
+
 function parts(url: string): { path: string; query: URLSearchParams } {
   const q = url.indexOf('?');
   return { path: q < 0 ? url : url.slice(0, q), query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)) };

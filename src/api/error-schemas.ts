@@ -1,5 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import { ERROR_CODES } from '../domain/errors.js';
+import type { Surface } from '../http/surface.js';
 import { Nullable, OneOf } from './schema-kit.js';
 
 /** Response schemas of the shared error bodies (api/envelopes.ts builds them). */
@@ -43,9 +44,33 @@ export const RateLimited = Type.Union([MinuteLimited, DailyLimited], {
   description: 'Per-minute limit (RATE_LIMIT_EXCEEDED with a rate_limit block) or daily quota (daily_limit_exceeded); Retry-After says when to retry',
 });
 
-/** The statuses every authenticated route can answer besides its own, in one surface's envelopes (413 and 415 where it takes a body). */
-export function errorResponses(coded: TSchema, validation: TSchema, opts: { body?: boolean } = {}): Record<number, TSchema> {
-  const out: Record<number, TSchema> = { 400: coded, 401: coded, 403: coded, 404: coded, 422: validation, 429: RateLimited, 500: coded, 503: coded };
-  if (opts.body) Object.assign(out, { 413: coded, 415: coded });
-  return out;
+/** RFC 6749 5.2: what the OAuth endpoints answer a bad token request or client authentication with. */
+export const OAuthError = Type.Object({
+  error: OneOf(['invalid_request', 'invalid_client', 'unauthorized_client', 'unsupported_grant_type', 'unsupported_response_type', 'invalid_scope', 'invalid_client_metadata']),
+  error_description: Type.String(),
+}, { description: 'OAuth error (RFC 6749 5.2)' });
+
+/** A refusal on /mcp: a JSON-RPC error, our code and details in `data` (api/mcp). */
+export const RpcError = Type.Object({
+  jsonrpc: Type.Literal('2.0'),
+  id: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+  error: Type.Object({
+    code: Type.Integer({ description: '-32000 for a refusal of ours (code in data.code); JSON-RPC codes for protocol errors' }),
+    message: Type.String(),
+    data: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'code (ours) and its details' })),
+  }),
+}, { description: 'JSON-RPC 2.0 error' });
+
+/** The bodies one surface answers errors with: what its ErrorPresenter builds. */
+export interface ErrorSchemas {
+  coded: TSchema;
+  validation: TSchema;
+  rateLimited: TSchema;
 }
+
+const V1: ErrorSchemas = { coded: CodedError, validation: DetailValidation, rateLimited: RateLimited };
+const FIELDS: ErrorSchemas = { coded: CodedError, validation: FieldValidation, rateLimited: RateLimited };
+
+export const ERROR_SCHEMAS: Readonly<Record<Surface, ErrorSchemas>> = {
+  meta: V1, v1a: V1, v1b: V1, v2: FIELDS, account: FIELDS, mcp: { coded: RpcError, validation: RpcError, rateLimited: RpcError },
+};

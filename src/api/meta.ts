@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { Container } from '../container.js';
 import { ENDPOINTS_V1 } from './endpoints.js';
 import { v1Errors } from './envelopes.js';
+import { llmsTxt } from './reference/llms-txt.js';
 import { pageRoutes } from './page/page-routes.js';
 import type { SurfaceUnit } from './surface-unit.js';
 
@@ -15,7 +16,13 @@ const Root = Type.Object({
   api: Type.String(), version: Type.Literal('v1'), endpoints: Type.Record(Type.String(), Type.String()), auth: Type.String(), docs: Type.String(),
 });
 
-/** The API root, the health check (spec 4.2, 9.2) and the catalog page. */
+const OpenApiDocument = Type.Object({}, { additionalProperties: true, description: 'The OpenAPI 3.1 document of every endpoint, generated from the route schemas' });
+const LlmsText: { description: string; content: Record<string, { schema: TSchema }> } = {
+  description: 'A short Markdown index for agents (llmstxt.org): what the service does, how to get a key, the endpoints by surface, where the reference and MCP are',
+  content: { 'text/plain': { schema: Type.String() } },
+};
+
+/** The API root, the health check (spec 4.2, 9.2), the reference documents (public: agents read them before they have a key) and the catalog page. */
 export const meta: SurfaceUnit = {
   surface: 'meta',
   tag: { name: 'meta', description: 'API root and health check' },
@@ -39,6 +46,14 @@ export const meta: SurfaceUnit = {
         auth: 'Send your key as Authorization: Bearer <API_KEY> (also: Authorization: ApiKey <API_KEY>, X-API-Key, or ?api_key=). Get one with POST /v1/auth/register?verify=false.',
         docs: '/docs',
       }));
+      app.get('/openapi.json', {
+        config: { auth: false },
+        schema: { summary: 'This reference as OpenAPI 3.1 (no key needed)', security: [], response: { 200: OpenApiDocument } },
+      }, async () => app.swagger() as unknown as Record<string, unknown>);
+      app.get('/llms.txt', {
+        config: { auth: false },
+        schema: { summary: 'An index of the API for agents, from this reference (no key needed)', security: [], response: { 200: LlmsText } },
+      }, async (_req, reply) => reply.type('text/plain; charset=utf-8').send(llmsTxt(app.swagger() as never, c.origin())));
       await app.register(pageRoutes(c));
     };
   },

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Container } from '../container.js';
 import type { ErrorPresenter } from '../http/error-presenter.js';
 import type { Surface } from '../http/surface.js';
+import { standardErrors } from './route-errors.js';
 
 /**
  * One front door of the API: its routes (each with its schemas and presenters), the envelope its
@@ -16,13 +17,19 @@ export interface SurfaceUnit {
   routes(c: Container): FastifyPluginAsync;
 }
 
-/** Registers a unit: its error presenter, then its routes, each marked with the surface and its tag. */
+/**
+ * Registers a unit: its error presenter, then its routes, each marked with the surface and its tag,
+ * and given the error statuses the shared hooks can answer it with (route-errors.ts) beside its own.
+ */
 export async function registerSurface(app: FastifyInstance, unit: SurfaceUnit, c: Container): Promise<void> {
   app.errorPresenters.set(unit.surface, unit.errors);
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
-      route.config = { ...route.config, surface: route.config?.surface ?? unit.surface };
-      if (route.schema && !route.schema.hide) route.schema.tags = route.schema.tags ?? [unit.tag.name];
+      const surface = route.config?.surface ?? unit.surface;
+      route.config = { ...route.config, surface };
+      if (!route.schema || route.schema.hide) return;
+      route.schema.tags = route.schema.tags ?? [unit.tag.name];
+      route.schema.response = { ...standardErrors(route, surface), ...(route.schema.response as object | undefined) };
     });
     await scope.register(unit.routes(c));
   });

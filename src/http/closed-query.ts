@@ -3,6 +3,9 @@ import { RequestValidationError, type FieldProblem } from './request-error.js';
 
 /** Paths whose standards say unknown parameters are ignored (RFC 6749 3.1/3.2, RFC 8414), and the reference pages. */
 const OPEN = /^\/(v1\/oauth\/|\.well-known\/|docs(\/|$))/;
+
+/** Whether a path refuses query parameters it does not declare (a 422 its reference must list). */
+export const refusesUnknownQuery = (url: string): boolean => !OPEN.test(url);
 /** What a query number may look like: decimal, as the reference documents (no hex, binary or blanks). */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 

@@ -9,6 +9,7 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
  */
 export class RouteIndex {
   private readonly router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;
+  private readonly served: Array<{ method: string; url: string }> = [];
 
   constructor(opts: { ignoreTrailingSlash: boolean; maxParamLength: number }) {
     this.router = FindMyWay(opts);
@@ -18,8 +19,15 @@ export class RouteIndex {
     // The CORS preflight answers OPTIONS anywhere; it says nothing of which paths exist.
     if (url === '*' || url === '/*') return;
     for (const m of Array.isArray(method) ? method : [method]) {
-      if (!this.router.hasRoute(m as FindMyWay.HTTPMethod, url)) this.router.on(m as FindMyWay.HTTPMethod, url, () => undefined);
+      if (this.router.hasRoute(m as FindMyWay.HTTPMethod, url)) continue;
+      this.router.on(m as FindMyWay.HTTPMethod, url, () => undefined);
+      this.served.push({ method: m, url });
     }
+  }
+
+  /** Every method and path served, once each (a path two surfaces share is one entry). */
+  list(): ReadonlyArray<{ method: string; url: string }> {
+    return this.served;
   }
 
   /** The methods `path` answers (empty when no route has it). */
@@ -28,7 +36,15 @@ export class RouteIndex {
   }
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What the app serves, by method and path: the reference is checked against it. */
+    routeIndex: RouteIndex;
+  }
+}
+
 /** Mirrors every route of `app` into a RouteIndex; call before routes are registered. */
 export function indexRoutes(app: FastifyInstance, index: RouteIndex): void {
+  app.decorate('routeIndex', index);
   app.addHook('onRoute', (route) => index.add(route.method, route.url));
 }

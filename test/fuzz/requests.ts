@@ -35,8 +35,8 @@ const ODD = ['\u0000', 'a\u0000b', '\u202e\u0644\u0627', '🛒📱', '\ud800', '
 const typeOf = (s: Schema): string | undefined => (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type);
 const nonNull = (list: Schema[]) => list.filter((s) => typeOf(s) !== undefined || s.enum || s.const !== undefined || s.properties);
 
-export function valueOf(schema: Schema, name: string, fx: Fixtures, depth = 0): Arbitrary<unknown> {
-  const known = fx[name];
+export function valueOf(schema: Schema, name: string, fx: Fixtures, depth = 0, scope = ''): Arbitrary<unknown> {
+  const known = fx[`${scope}.${name}`] ?? fx[name];
   const generic = genericOf(schema, name, fx, depth);
   return known?.length ? fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 3 }, { arbitrary: generic, weight: 1 }) : generic;
 }
@@ -127,10 +127,16 @@ export function breakersOf(schema: Schema): string[] {
 
 export function requestOf(op: Operation, fx: Fixtures, bodyLimit: number): Arbitrary<FuzzRequest> {
   const params = op.params.filter((p) => p.in !== 'header' || p.name.toLowerCase() !== 'authorization');
-  const values = fc.record(Object.fromEntries(params.map((p) => [p.name, valueOf(p.schema, p.name, fx)])), {
-    requiredKeys: params.filter((p) => p.required || p.in === 'path').map((p) => p.name),
-  });
-  const body = op.body ? valueOf(op.body.schema, 'body', fx) : fc.constant(undefined);
+  // Fixtures may be scoped by the path's second segment (`webhooks.id`, `mcp.body`).
+  const scope = op.path.split('/')[op.path.startsWith('/v') ? 2 : 1] ?? '';
+  // Optional parameters are mostly left out: shared paths document both surfaces' parameters, and a
+  // request that mixes them is refused, so one with many would rarely reach a handler.
+  const values = fc.record(Object.fromEntries(params.map((p) => {
+    const value = valueOf(p.schema, p.name.toLowerCase(), fx, 0, scope);
+    const required = p.required || p.in === 'path';
+    return [p.name, required ? value : fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: value, weight: 1 })];
+  })));
+  const body = op.body ? valueOf(op.body.schema, 'body', fx, 0, scope) : fc.constant(undefined);
   const base = fc.record({
     values, body,
     credential: fc.constantFrom<FuzzRequest['credential']>('enterprise', 'enterprise', 'enterprise', 'free'),
@@ -222,12 +228,15 @@ function assemble(op: Operation, params: Param[], values: Record<string, unknown
   for (const p of params) {
     if (!(p.name in values) || values[p.name] === undefined) continue;
     const v = values[p.name];
-    if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(text(v)) || '%20');
+    // A segment of `.` or `..` (even as %2E) is a dot segment that URL parsing removes, not a value.
+    if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(text(v)).replace(/^\.{1,2}$/, (d) => `${d}x`) || '%20');
     else if (p.in === 'header') headers[p.name.toLowerCase()] = text(v).replace(/[^\x20-\x7e]/g, '');
     else if (Array.isArray(v) && typeOf(p.schema) === 'array') for (const item of v) query.append(p.name, text(item));
     else query.set(p.name, text(v));
   }
   const search = query.toString();
+  // The Streamable HTTP transport answers 406 unless the client takes both JSON and a stream (docs/mcp.md).
+  if (op.path === '/mcp') headers.accept = 'application/json, text/event-stream';
   const req: FuzzRequest = { kind: 'valid', what: 'valid', method: op.method, url: path + (search ? `?${search}` : ''), headers, credential, remoteAddress };
   if (op.body && body !== undefined) {
     if (op.body.contentType.includes('ndjson')) {

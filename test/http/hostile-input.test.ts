@@ -48,8 +48,10 @@ describe('numbers that are not finite or out of bounds (items 1 and 2)', () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         for (const p of op.parameters ?? []) {
-          const s = p.schema;
-          if ((s.type === 'integer' || s.type === 'number') && (typeof s.minimum !== 'number' || typeof s.maximum !== 'number')) unbounded.push(`${method} ${path} ${p.name}`);
+          // A parameter of a shared path has one schema per surface.
+          for (const s of (p.schema.anyOf as Array<Record<string, unknown>> | undefined) ?? [p.schema]) {
+            if ((s.type === 'integer' || s.type === 'number') && (typeof s.minimum !== 'number' || typeof s.maximum !== 'number')) unbounded.push(`${method} ${path} ${p.name}`);
+          }
         }
       }
     }
@@ -173,7 +175,8 @@ describe('what a user gets wrong is named (items 18 and 19)', () => {
     const history = doc.paths['/v1/products/{ref}/price-history'].get.parameters;
     const days = history.find((p) => p.name === 'days')!;
     expect(days.required).toBe(false);
-    expect(days.schema).toMatchObject({ default: 30, minimum: 1, maximum: 365 });
+    // A shared path: surface A's window is 1 to 365 days, surface B's 1 to 180; both default to 30.
+    expect(days.schema).toMatchObject({ default: 30, anyOf: [{ title: 'surface A', minimum: 1, maximum: 365 }, { title: 'surface B', minimum: 1, maximum: 180 }] });
     const sort = doc.paths['/v1/products'].get.parameters.find((p) => p.name === 'sort_by')!;
     expect(sort.schema.enum).toEqual(['relevance', 'price_asc', 'price_desc']);
     expect(sort.required).toBe(false);

@@ -64,7 +64,7 @@ describe('authentication, over every route', () => {
     const page = await h.app.inject({ url: '/docs/' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
-    expect((await h.app.inject({ url: '/docs/json' })).json().openapi).toBe('3.1.0');
+    expect((await h.app.inject({ url: '/docs/js/scalar.js' })).statusCode).toBe(200);
   });
 
   it('GET /v1 lists endpoints; /openapi.json is an OpenAPI 3.1 document of the routes', async () => {

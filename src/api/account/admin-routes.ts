@@ -4,7 +4,8 @@ import { hashSecret, sameHash } from '../../accounts/api-key.js';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import { authFailed, refuseGuessing } from '../../http/auth.js';
-import { SetTierBody, SetTierParams } from './schemas.js';
+import { CodedError, RateLimited } from '../error-schemas.js';
+import { SetTierBody, SetTierParams, SetTierResponse } from './schemas.js';
 
 /**
  * The admin secret from `X-Admin-Secret`, compared in constant time; no secret configured = admin
@@ -27,6 +28,7 @@ export function adminRoutes(c: Container): FastifyPluginAsync {
       schema: {
         tags: ['admin'], summary: 'Change a key\'s tier (header X-Admin-Secret): upgrades now, downgrades at the end of the billing cycle',
         security: [], params: SetTierParams, body: SetTierBody,
+        response: { 200: SetTierResponse, 403: CodedError, 409: CodedError, 429: RateLimited },
       },
       preValidation: async (req, reply) => assertAdmin(c, req, reply),
     }, async (req) => {

@@ -5,7 +5,8 @@ import { DomainError } from '../../domain/errors.js';
 import { invalidInput } from '../../http/request-error.js';
 import { sendRateLimited } from '../../http/rate-limit.js';
 import { baseUrl } from './base-url.js';
-import { MeResponse, RegisterBody, RegisterQuery, RegisterResponse, RotateResponse, VerifyQuery } from './schemas.js';
+import { CodedError, RateLimited } from '../error-schemas.js';
+import { MeResponse, RegisterBody, RegisterQuery, RegisterResponse, RotateResponse, VerifyQuery, VerifyResponse } from './schemas.js';
 
 const TAGS = ['account'];
 
@@ -16,7 +17,7 @@ export function authRoutes(c: Container): FastifyPluginAsync {
 
     app.post('/v1/auth/register', {
       config: { surface: 'account', auth: false },
-      schema: { tags: TAGS, summary: 'Register an agent and get an API key (no key needed)', security: [], querystring: RegisterQuery, body: RegisterBody, response: { 201: RegisterResponse } },
+      schema: { tags: TAGS, summary: 'Register an agent and get an API key (no key needed)', security: [], querystring: RegisterQuery, body: RegisterBody, response: { 201: RegisterResponse, 429: RateLimited } },
     }, async (req, reply) => {
       const { agent_name: agentName, email } = req.body;
       const verify = req.query.verify ?? email !== undefined;
@@ -37,7 +38,7 @@ export function authRoutes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/auth/verify', {
       config: { surface: 'account', auth: false },
-      schema: { tags: TAGS, summary: 'Verify an email address (link from the registration mail)', security: [], querystring: VerifyQuery },
+      schema: { tags: TAGS, summary: 'Verify an email address (link from the registration mail)', security: [], querystring: VerifyQuery, response: { 200: VerifyResponse, 400: CodedError } },
     }, async (req) => {
       const r = await c.registration.verify(req.query.token);
       if (!r.ok) throw new DomainError('BAD_REQUEST', r.reason === 'expired' ? 'The verification link has expired; register again.' : 'The verification link is invalid or was already used.');
@@ -63,7 +64,7 @@ export function authRoutes(c: Container): FastifyPluginAsync {
 
     app.post('/v1/keys/rotate', {
       config: { surface: 'account' },
-      schema: { tags: TAGS, summary: 'Replace the calling key; the old one stops working at once', response: { 200: RotateResponse } },
+      schema: { tags: TAGS, summary: 'Replace the calling key; the old one stops working at once', response: { 200: RotateResponse, 403: CodedError } },
     }, async (req, reply) => {
       const p = req.principal!;
       if (p.via !== 'api_key') throw new DomainError('INSUFFICIENT_SCOPE', 'Rotate with the API key itself, not an OAuth access token.');

@@ -1,9 +1,11 @@
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
 import type { IngestSummary } from '../../catalog/ingest.js';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import { invalidInput } from '../../http/request-error.js';
+import { CodedError, DetailValidation } from '../error-schemas.js';
 
 /** Records per transaction for a request: small enough that one batch is a short pause for everyone else. */
 const HTTP_BATCH = 50;
@@ -74,6 +76,16 @@ async function arrayLines(body: Readable, limit: number): Promise<Readable> {
   return Readable.from(records.map((r) => JSON.stringify(r) + '\n'));
 }
 
+const Summary = Type.Object({
+  lines: Type.Integer({ description: 'non-blank lines read' }), inserted: Type.Integer(), updated: Type.Integer(), unchanged: Type.Integer(), rejected: Type.Integer(),
+  rejections: Type.Array(Type.Object({ line: Type.Integer({ description: 'from 1 (element index + 1 for a JSON array)' }), field: Type.String(), reason: Type.String() })),
+  events: Type.Integer({ description: 'change events written (price, stock, created)' }),
+});
+/** Documented, not validated: the body is a stream, read line by line. */
+const NdjsonBody = Type.String({ description: 'one ingest record (docs/ingest.md) per line; or a JSON array of records' });
+const NDJSON_TYPES = ['application/x-ndjson', 'application/json', 'text/plain'];
+const documentBody = ({ schema, url }: { schema: object; url: string }) => ({ schema: { ...schema, body: NdjsonBody, consumes: NDJSON_TYPES }, url });
+
 /**
  * POST /v1/ingest/products (pro and enterprise): the body is NDJSON, one ingest record per line,
  * sent as application/json (spec 4.5) or application/x-ndjson; a JSON array of records is also
@@ -88,7 +100,7 @@ export function ingestRoutes(c: Container): FastifyPluginAsync {
     app.addContentTypeParser(['application/json', 'application/x-ndjson', 'text/plain'], (_req, payload, done) => done(null, payload));
 
     app.post('/v1/ingest/products', {
-      config: { surface: 'v1a', minTier: 'pro' },
+      config: { surface: 'v1a', minTier: 'pro', swaggerTransform: documentBody },
       // Counted as the body streams (ByteLimit); Fastify's own check would hold the whole body.
       bodyLimit: maxBytes,
       schema: {
@@ -97,6 +109,7 @@ export function ingestRoutes(c: Container): FastifyPluginAsync {
           + `at most ${maxBytes} bytes (INGEST_MAX_BYTES; a JSON array body at most ${ARRAY_BODY_MAX}). Answers the summary: `
           + 'inserted, updated, unchanged, rejected and each rejection with its line number, field and reason. '
           + 'A body that passes the limit midway is 413; the lines before it were stored, and the 413 details count them.',
+        response: { 200: Summary, 400: CodedError, 413: CodedError, 415: CodedError, 422: DetailValidation },
       },
     }, async (req, reply) => {
       const declared = Number(req.headers['content-length']);

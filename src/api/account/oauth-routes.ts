@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { OAUTH_SCOPES } from '../../accounts/oauth.js';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
@@ -8,10 +9,21 @@ import { PROTECTED_RESOURCE_PATH } from '../../http/bearer.js';
 import { sendRateLimited } from '../../http/rate-limit.js';
 import { baseUrl } from './base-url.js';
 import { clientCredentials, oauthError, parseForm } from './oauth-http.js';
-import { ClientRegistration, TokenOnlyRequest, TokenRequest } from './schemas.js';
+import { CodedError, OAuthError, RateLimited } from '../error-schemas.js';
+import {
+  AuthServerMetadata, ClientRegistration, Introspection, ProtectedResource, RegisteredClient, TokenOnlyRequest, TokenRequest, TokenResponse,
+} from './schemas.js';
 
 const TAGS = ['oauth'];
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
+/** The endpoints take a form (RFC 6749) or JSON. */
+const CONSUMES = ['application/x-www-form-urlencoded', 'application/json'];
+/** An RFC 6749 error, or the standard envelope for a body that is not a form or JSON at all. */
+const BadRequest = Type.Union([OAuthError, CodedError]);
+/** The endpoints that authenticate a client: its errors, and 429 after too many failures from an address. */
+const CLIENT_ERRORS = { 400: BadRequest, 401: OAuthError, 429: RateLimited };
+/** RFC 7009's 200 has no body (also for a token that is not the client's): nothing to serialize. */
+const NO_BODY: object = { type: 'null', description: 'revoked, or not a token of this client: no body either way' };
 
 /**
  * RFC 9728 protected-resource metadata: what a client that met a 401 (an MCP host) reads to find the
@@ -37,7 +49,7 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, parseForm(body as string)));
     const config = { surface: 'account' as const, auth: false };
 
-    app.get('/.well-known/oauth-authorization-server', { config, schema: { tags: TAGS, summary: 'OAuth metadata (RFC 8414)', security: [] } }, async () => {
+    app.get('/.well-known/oauth-authorization-server', { config, schema: { tags: TAGS, summary: 'OAuth metadata (RFC 8414)', security: [], response: { 200: AuthServerMetadata } } }, async () => {
       const issuer = baseUrl(c);
       return {
         issuer,
@@ -58,16 +70,20 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
       };
     });
 
-    app.get('/v1/oauth/authorize', { config, schema: { tags: TAGS, summary: 'Authorization endpoint: no response type offered yet (400 unsupported_response_type)', security: [] } }, async (_req, reply) =>
+    app.get('/v1/oauth/authorize', { config, schema: { tags: TAGS, summary: 'Authorization endpoint: no response type offered yet (400 unsupported_response_type)', security: [], response: { 400: OAuthError } } }, async (_req, reply) =>
       oauthError(reply, 'unsupported_response_type', 'The authorization code flow is not offered yet: use an API key, or the client_credentials grant at /v1/oauth/token.'));
 
-    const resourceSchema = { tags: TAGS, summary: 'OAuth protected-resource metadata (RFC 9728): the authorization server and scopes', security: [] };
+    const resourceSchema = { tags: TAGS, summary: 'OAuth protected-resource metadata (RFC 9728): the authorization server and scopes', security: [], response: { 200: ProtectedResource } };
     app.get(PROTECTED_RESOURCE_PATH, { config, schema: resourceSchema }, async () => protectedResource(c, ''));
     app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, { config, schema: resourceSchema }, async () => protectedResource(c, '/mcp'));
 
     app.post('/v1/oauth/register', {
       config, attachValidation: true,
-      schema: { tags: TAGS, summary: 'Dynamic client registration (RFC 7591); 5 per hour per IP', security: [], body: ClientRegistration },
+      schema: {
+        tags: TAGS, summary: 'Dynamic client registration (RFC 7591); 5 per hour per IP', security: [], body: ClientRegistration,
+        description: 'Send your API key with it (Authorization: Bearer) and the client inherits its tier; a bad key is 401.',
+        response: { 201: RegisteredClient, 400: BadRequest, 401: CodedError, 429: RateLimited },
+      },
     }, async (req, reply) => {
       if (req.validationError) return oauthError(reply, 'invalid_client_metadata', req.validationError.message);
       const b = req.body;
@@ -90,7 +106,10 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
 
     app.post('/v1/oauth/token', {
       config, attachValidation: true,
-      schema: { tags: TAGS, summary: 'Token endpoint: client_credentials (form or JSON body; Basic or body client auth)', security: [], body: TokenRequest },
+      schema: {
+        tags: TAGS, summary: 'Token endpoint: client_credentials (form or JSON body; Basic or body client auth)', security: [], body: TokenRequest,
+        consumes: CONSUMES, response: { 200: TokenResponse, ...CLIENT_ERRORS },
+      },
     }, async (req, reply) => {
       const b = req.validationError ? undefined : req.body;
       if (!b?.grant_type) return oauthError(reply, 'invalid_request', 'grant_type is required');
@@ -104,11 +123,14 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
       const t = await c.oauth.issueToken(auth.client, b.scope);
       if (!t.ok) return oauthError(reply, t.reason, t.reason === 'invalid_scope' ? `scope must be within: ${auth.client.scope}` : 'the client owner key is revoked');
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-      return { access_token: t.accessToken, token_type: 'Bearer', expires_in: t.expiresIn, scope: t.scope };
+      return { access_token: t.accessToken, token_type: 'Bearer' as const, expires_in: t.expiresIn, scope: t.scope };
     });
 
     app.post('/v1/oauth/revoke', {
-      config, attachValidation: true, schema: { tags: TAGS, summary: 'Token revocation (RFC 7009)', security: [], body: TokenOnlyRequest },
+      config, attachValidation: true, schema: {
+        tags: TAGS, summary: 'Token revocation (RFC 7009)', security: [], body: TokenOnlyRequest, consumes: CONSUMES,
+        response: { 200: NO_BODY, ...CLIENT_ERRORS },
+      },
     }, async (req, reply) => {
       const b = req.validationError ? undefined : req.body;
       if (await refuseGuessing(req, reply, c.authGuard)) return reply;
@@ -120,7 +142,10 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.post('/v1/oauth/introspect', {
-      config, attachValidation: true, schema: { tags: TAGS, summary: 'Token introspection (RFC 7662), own tokens only', security: [], body: TokenOnlyRequest },
+      config, attachValidation: true, schema: {
+        tags: TAGS, summary: 'Token introspection (RFC 7662), own tokens only', security: [], body: TokenOnlyRequest, consumes: CONSUMES,
+        response: { 200: Introspection, ...CLIENT_ERRORS },
+      },
     }, async (req, reply) => {
       const b = req.validationError ? undefined : req.body;
       if (await refuseGuessing(req, reply, c.authGuard)) return reply;

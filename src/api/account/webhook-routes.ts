@@ -4,7 +4,7 @@ import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Refusal } from '../../events/webhook-service.js';
 import { invalidInput } from '../../http/request-error.js';
-import { CodedError, errorResponses, FieldValidation } from '../error-schemas.js';
+import { CodedError } from '../error-schemas.js';
 import { presentDelivery, presentSubscription } from './webhook-present.js';
 import {
   CreatedSubscription, CreateWebhookBody, DeliveriesQuery, Delivery, DeliveryList, DeliveryParams, RotatedSecret, RotateSecretBody,
@@ -13,7 +13,6 @@ import {
 
 const TAGS = ['webhooks'];
 const CONFIG = { surface: 'account', minTier: 'pro' } as const;
-const errors = (body = false) => errorResponses(CodedError, FieldValidation, { body });
 
 const accountOf = (req: FastifyRequest) => req.principal!.accountId ?? req.principal!.keyId;
 
@@ -42,7 +41,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
       schema: {
         tags: TAGS, summary: 'Subscribe a url to price or stock changes (pro and enterprise)',
         description: 'Answers the subscription with its signing `secret`, shown only in this answer. Deliveries are signed in the Standard Webhooks scheme.',
-        body: CreateWebhookBody, response: { 201: CreatedSubscription, ...errors(true), 409: CodedError },
+        body: CreateWebhookBody, response: { 201: CreatedSubscription, 409: CodedError },
       },
     }, async (req, reply) => {
       const { url, events, filters } = req.body;
@@ -54,7 +53,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/webhooks', {
       config: CONFIG,
-      schema: { tags: TAGS, summary: 'This key\'s webhook subscriptions', response: { 200: SubscriptionList, ...errors() } },
+      schema: { tags: TAGS, summary: 'This key\'s webhook subscriptions', response: { 200: SubscriptionList } },
     }, async (req) => {
       const subs = await c.webhooks.list(accountOf(req));
       return { data: subs.map(presentSubscription), total: subs.length, max_per_key: c.webhooks.maxPerAccount };
@@ -62,7 +61,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/webhooks/:id', {
       config: CONFIG,
-      schema: { tags: TAGS, summary: 'One webhook subscription', params: WebhookParams, response: { 200: Subscription, ...errors() } },
+      schema: { tags: TAGS, summary: 'One webhook subscription', params: WebhookParams, response: { 200: Subscription } },
     }, async (req) => {
       const s = await c.webhooks.get(accountOf(req), req.params.id);
       if (!s) throw notFound();
@@ -73,7 +72,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
       config: CONFIG,
       schema: {
         tags: TAGS, summary: 'Change a subscription: url, events, filters, or status (active, paused)',
-        params: WebhookParams, body: UpdateWebhookBody, response: { 200: Subscription, ...errors(true) },
+        params: WebhookParams, body: UpdateWebhookBody, response: { 200: Subscription },
       },
     }, async (req) => {
       const b = req.body;
@@ -90,7 +89,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
 
     app.delete('/v1/webhooks/:id', {
       config: CONFIG,
-      schema: { tags: TAGS, summary: 'Delete a subscription and its delivery log', params: WebhookParams, response: { 204: { type: 'null' }, ...errors() } },
+      schema: { tags: TAGS, summary: 'Delete a subscription and its delivery log', params: WebhookParams, response: { 204: { type: 'null' } } },
     }, async (req, reply) => {
       if (!(await c.webhooks.remove(accountOf(req), req.params.id))) throw notFound();
       return reply.status(204).send(null);
@@ -105,7 +104,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
       schema: {
         tags: TAGS, summary: 'Replace the signing secret (the new one is shown only now)',
         description: 'Until `previous_secret_expires_at` deliveries carry two signatures, one per secret, so a receiver can switch without losing any.',
-        params: WebhookParams, body: RotateSecretBody, response: { 200: RotatedSecret, ...errors(true) },
+        params: WebhookParams, body: RotateSecretBody, response: { 200: RotatedSecret },
       },
     }, async (req, reply) => {
       const r = await c.webhooks.rotateSecret(accountOf(req), req.params.id, req.body.previous_secret_valid_seconds);
@@ -119,7 +118,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
       schema: {
         tags: TAGS, summary: 'Send a signed test event now and answer with the attempt',
         description: 'The event is `test`; it is sent even to a paused subscription, once, and listed with the deliveries.',
-        params: WebhookParams, response: { 200: Delivery, ...errors() },
+        params: WebhookParams, response: { 200: Delivery },
       },
     }, async (req) => {
       const r = await c.webhooks.test(accountOf(req), req.params.id);
@@ -131,7 +130,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
       config: CONFIG,
       schema: {
         tags: TAGS, summary: 'The delivery log: each delivery with its attempts (time, status code, duration, error, excerpt) and next try',
-        params: WebhookParams, querystring: DeliveriesQuery, response: { 200: DeliveryList, ...errors() },
+        params: WebhookParams, querystring: DeliveriesQuery, response: { 200: DeliveryList },
       },
     }, async (req) => {
       const { status, limit, offset } = req.query;
@@ -144,7 +143,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
       config: CONFIG,
       schema: {
         tags: TAGS, summary: 'Send a finished (dead-lettered or succeeded) delivery once more, with the same webhook-id and body',
-        params: DeliveryParams, response: { 202: Delivery, ...errors(), 409: CodedError },
+        params: DeliveryParams, response: { 202: Delivery, 409: CodedError },
       },
     }, async (req, reply) => {
       const r = await c.webhooks.retry(accountOf(req), req.params.id, req.params.delivery_id);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { EXPORT_COLUMNS } from '../../catalog/export-service.js';
 import type { Container } from '../../container.js';
 import { clean, priceBounds } from '../params.js';
@@ -9,6 +9,15 @@ import { flattenCategories, presentDeal, presentTrend } from './present.js';
 import { CategoriesResponse, DealsResponse, TrendingResponse, responses } from './responses.js';
 import { Category, Limit, Offset, Price } from './schemas.js';
 import { TRENDING_RULE, TRENDING_WINDOW_DAYS } from '../../domain/trending.js';
+
+/** The export's 200: a stream, never serialized by a schema; a JSON array of records or CSV with a header row. */
+const ExportFile: { description: string; content: Record<string, { schema: TSchema }> } = {
+  description: 'A file download (Content-Disposition: attachment): products.json or products.csv',
+  content: {
+    'application/json': { schema: Type.Array(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])), { description: `records of the columns ${EXPORT_COLUMNS.join(', ')}` }) },
+    'text/csv': { schema: Type.String({ description: 'a header row of the same columns, then one row per listing' }) },
+  },
+};
 
 /** What `reference_price` and `discount_pct` of a deal are measured against. */
 const DEALS_BASIS = 'median price of the listing over the 90 days before its current price';
@@ -43,7 +52,7 @@ export function browseRoutes(c: Container): FastifyPluginAsync {
           min_price: Type.Optional(Price('lowest SGD price, inclusive')), max_price: Type.Optional(Price('highest SGD price, inclusive')),
           limit: Limit(10000, 1000), offset: Int(0, 10_000_000, { default: 0, description: 'listings to skip, in id order' }),
         }),
-        response: responses(Type.String({ description: 'a JSON array of export records, or CSV with a header row' })),
+        response: { 200: ExportFile },
       },
     }, async (req, reply) => {
       const q = req.query;
@@ -72,7 +81,6 @@ export function browseRoutes(c: Container): FastifyPluginAsync {
       constraints: { surface: 'A' },
       schema: {
         summary: 'Categories with product counts, every level', querystring: Query({}), response: responses(CategoriesResponse),
-        description: 'A shared path: surface B answers when `currency` is given or `Catalog-Surface: B` is sent.',
       },
     }, async () => {
       const categories = flattenCategories(await c.catalog.categoryTree());

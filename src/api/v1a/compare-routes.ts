@@ -25,9 +25,8 @@ export function compareRoutes(c: Container): FastifyPluginAsync {
       constraints: { surface: 'A' },
       schema: {
         summary: 'Cross-platform matches of one product (by product_id)',
-        description: 'A shared path: `product_id` is surface A, `ids` surface B.',
         querystring: Query({ product_id: ProductId, min_price: Type.Optional(Price('lowest SGD price of a match')), max_price: Type.Optional(Price('highest SGD price of a match')) }),
-        response: responses(CompareResponse, { extra: { 404: Type.Union([DetailText, CompareResponse]) } }),
+        response: responses(CompareResponse, { 404: DetailText }),
       },
     }, async (req) => {
       const l = await c.catalog.findById(req.query.product_id);
@@ -40,7 +39,7 @@ export function compareRoutes(c: Container): FastifyPluginAsync {
       schema: {
         summary: 'Price comparison by id, with highlights; every match, sorted by price', params: IntegerRef,
         querystring: Query({ currency: Type.Optional(Currency) }),
-        response: responses(CompareWithHighlightsResponse, { extra: { 404: DetailText } }),
+        response: responses(CompareWithHighlightsResponse, { 404: DetailText }),
       },
     }, async (req) => {
       const l = await c.catalog.findById(Number(req.params.ref));
@@ -57,7 +56,7 @@ export function compareRoutes(c: Container): FastifyPluginAsync {
           product_ids: Type.Array(ProductId, { minItems: 2, maxItems: 20, description: '2 to 20 product ids' }),
           min_price: Type.Optional(Price('lowest SGD price of a match')), max_price: Type.Optional(Price('highest SGD price of a match')),
         }, { description: 'product_ids required' }),
-        response: responses(CompareManyResponse, { body: true }),
+        response: responses(CompareManyResponse),
       },
     }, async (req) => {
       const { product_ids, min_price, max_price } = req.body;
@@ -73,7 +72,7 @@ export function compareRoutes(c: Container): FastifyPluginAsync {
           product_ids: Type.Array(ProductId, { minItems: 2, maxItems: 5, description: '2 to 5 product ids' }),
           include_image_similarity: Type.Boolean({ default: false, description: 'report whether the products share an image URL' }),
         }),
-        response: responses(DiffResponse, { body: true }),
+        response: responses(DiffResponse),
       },
     }, async (req) => {
       const { diff, notFound } = await c.compare.diff(req.body.product_ids);

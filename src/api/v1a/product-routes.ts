@@ -6,6 +6,7 @@ import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import { invalidInput } from '../../http/request-error.js';
 import { clean, countriesOf, decodeCursor, encodeCursor, priceBounds } from '../params.js';
+import { CodedError } from '../error-schemas.js';
 import { Int, OneOf, Query, Str } from '../schema-kit.js';
 import { presentObservation, presentProduct, presentSkuDetail } from './present.js';
 import { ListingResponse, PriceHistoryResponse, ProductOrSkuResponse, ProductRecord, SkuDetailResponse, responses } from './responses.js';
@@ -48,7 +49,7 @@ export function productRoutes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/products', {
       config: { cacheSeconds: 600 },
-      schema: { summary: 'Paginated listing (opaque cursor)', querystring: ListQuery, response: responses(ListingResponse) },
+      schema: { summary: 'Paginated listing (opaque cursor)', querystring: ListQuery, response: responses(ListingResponse, { 400: CodedError }) },
     }, async (req) => {
       const q = req.query;
       const sort = q.sort_by === 'relevance' ? 'newest' : q.sort_by;
@@ -66,7 +67,7 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       constraints: { surface: 'A' },
       config: { cacheSeconds: 300 },
       schema: {
-        params: Ref, querystring: DetailQuery, response: responses(ProductOrSkuResponse),
+        params: Ref, querystring: DetailQuery, response: responses(ProductOrSkuResponse, { 405: CodedError }),
         summary: 'Product by integer id (a record of 2.1), or by SKU (product, price_variants, merchant_links, meta)',
         description: 'An integer is a product id (and, when no product has that id, a SKU of digits); anything else is a SKU, matched exactly. A UUID is surface B.',
       },

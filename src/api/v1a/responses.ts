@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { CodedError, DetailValidation, errorResponses } from '../error-schemas.js';
+import { CodedError } from '../error-schemas.js';
 import { Nullable, OneOf } from '../schema-kit.js';
 
 /** Response schemas of surface A (spec 2.1, 2.4, 2.5, 2.6, 2.7): what every route declares and the reference shows. */
@@ -124,7 +124,10 @@ export const CategoriesResponse = Type.Object({
 /** The compare-by-product-id 404 of spec 7.1: `{detail: "<text>"}`. */
 export const DetailText = Type.Object({ detail: S });
 
-/** A route's responses: `ok` for 200 and surface A's envelopes for the errors; `extra` replaces or adds statuses. */
-export function responses(ok: TSchema, opts: { body?: boolean; extra?: Record<number, TSchema> } = {}): Record<number, TSchema> {
-  return { 200: ok, ...errorResponses(CodedError, DetailValidation, opts), ...opts.extra };
+/** A route's 200 and what its handler alone answers; the statuses every route shares are added at registration (api/route-errors.ts). */
+export function responses(ok: TSchema, extra: Record<number, TSchema> = {}): Record<number, TSchema> {
+  return { 200: ok, ...extra };
 }
+
+/** A 404 of surface A's standard envelope, for a handler that looks something up by the query. */
+export const NotFound = { 404: CodedError };

@@ -7,7 +7,7 @@ import type { SortKey } from '../../store/types.js';
 import { clean, countriesOf, priceBounds } from '../params.js';
 import { OneOf, Query, Str } from '../schema-kit.js';
 import { presentProduct } from './present.js';
-import { ProductRecord, ProductsSearchResponse, SearchResponse, responses } from './responses.js';
+import { NotFound, ProductRecord, ProductsSearchResponse, SearchResponse, responses } from './responses.js';
 import { Bool, Category, Currency, Limit, Offset, Platform, Price, Q } from './schemas.js';
 
 const SearchQuery = Query({
@@ -73,8 +73,7 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
       constraints: { surface: 'A' },
       schema: {
         summary: 'Product search with facets and highlights (surface A variant)', querystring: ProductsSearchQuery, response: responses(ProductsSearchResponse),
-        description: 'A shared path: answered by surface A when an A-only parameter (sort_by, price_min, price_max, platform, in_stock, include_facets) is present or `Catalog-Surface: A` is sent. '
-          + PRODUCTS_FIRST,
+        description: PRODUCTS_FIRST,
       },
     }, async (req) => {
       const q = req.query;
@@ -98,7 +97,7 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/products/best-price', {
       schema: {
-        summary: 'The cheapest product matching q', querystring: BestPriceQuery, response: responses(ProductRecord),
+        summary: 'The cheapest product matching q', querystring: BestPriceQuery, response: responses(ProductRecord, NotFound),
         description: 'Accessories (a case, cover, charger, screen protector...: by category or title, see docs/ranking.md) are left out '
           + 'unless q names one ("galaxy s24 case") or nothing else matches q. 404 when nothing matches.',
       },

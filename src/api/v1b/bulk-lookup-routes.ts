@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import type { Container } from '../../container.js';
 import type { Resolved } from '../../catalog/id-resolver.js';
 import { invalidInput } from '../../http/request-error.js';
-import { CodedError, DetailValidation, errorResponses } from '../error-schemas.js';
 import { Body, OneOf, Str } from '../schema-kit.js';
 import { presentRecord } from './present.js';
 import { BRecord } from './responses.js';
@@ -36,8 +35,6 @@ export const BulkLookupResponse = Type.Object({
   response_time_ms: Type.Integer({ description: 'time this server took to answer' }),
 });
 
-/** Its 200 and every error it can answer, in v1's envelopes (413 and 415: it takes a body). */
-const RESPONSES: Record<number, TSchema> = { 200: BulkLookupResponse, ...errorResponses(CodedError, DetailValidation, { body: true }) };
 
 /** POST /v1/products/bulk-lookup (spec 4.6: `ids` in, `items` out), surface B's record in each item. */
 export function bulkLookupRoutes(c: Container): FastifyPluginAsync {
@@ -52,7 +49,7 @@ export function bulkLookupRoutes(c: Container): FastifyPluginAsync {
           + 'in that order: the first form that finds a listing answers (docs/api.md, Bulk lookup). Every resolved reference gets an item naming '
           + 'its input and the form it matched as; the others are listed in `unresolved`. A repeated reference is answered once.',
         body: BulkLookupBody,
-        response: RESPONSES,
+        response: { 200: BulkLookupResponse },
       },
     }, async (req, reply) => {
       const inputs = [...new Set(req.body.ids)];

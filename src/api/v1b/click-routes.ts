@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
-import { CodedError, DetailValidation } from '../error-schemas.js';
 import { Query, Str } from '../schema-kit.js';
 
 /** The tracked link of a search result: on this service, the job id beside the token it is signed into. */
@@ -34,8 +33,7 @@ export function clickRoutes(c: Container): FastifyPluginAsync {
           + 'A link that does not open (tampered, unknown, another job id, product gone) is 404.',
         params: ClickParams, querystring: ClickQuery, security: [],
         response: {
-          302: Type.Null({ description: 'to the listing\'s affiliate URL, else its merchant URL (Location)' }),
-          404: CodedError, 422: DetailValidation, 500: CodedError, 503: CodedError,
+          302: Type.Null({ description: 'to the listing\'s affiliate URL, else its merchant URL (Location)', headers: { location: Type.String({ description: 'the offer\'s URL' }) } }),
         },
       },
     }, async (req, reply) => {

@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
 import { requireTier } from '../../http/rate-limit.js';
-import { CodedError } from '../error-schemas.js';
 import { Body, Str } from '../schema-kit.js';
 import { responses } from './responses.js';
 
@@ -51,7 +50,7 @@ export function ingestRoutes(c: Container): FastifyPluginAsync {
         description: `Body \`{source, products: [...]}\`, at most ${MAX_PRODUCTS} products and ${JSON_INGEST_BODY_LIMIT / 1024 / 1024} MiB; each product is an ingest record `
           + '(docs/ingest.md) and takes `source` when it has none. Good products are stored while bad ones are reported by index (status 200).',
         body: IngestBody,
-        response: responses(IngestResponse, { 413: CodedError, 415: CodedError }),
+        response: responses(IngestResponse),
       },
     }, async (req) => {
       try {

@@ -37,8 +37,8 @@ function discount(v: ListingView): { original: string; pct: number } | null {
   return { original: original.toFixed(price.amount.split('.')[1]?.length ?? 0), pct };
 }
 
-const compactObject = <T extends Record<string, unknown>>(o: T): Partial<T> =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+const compactObject = <T extends Record<string, unknown>>(o: T): { [K in keyof T]?: NonNullable<T[K]> } =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
 
 export function metadataOf(l: Listing) {
   return compactObject({

@@ -1,5 +1,4 @@
 import { Type, type TSchema } from 'typebox';
-import { CodedError, DetailValidation, errorResponses } from '../error-schemas.js';
 import { Nullable } from '../schema-kit.js';
 
 /** Response schemas of surface B (spec 2.3, 2.6, 2.7, 4.3). Prices are JSON numbers in the currency's own precision. */
@@ -81,7 +80,7 @@ export const GranularHistoryResponse = Type.Object({
   meta: Type.Object({ days: Type.Integer(), response_time_ms: Type.Integer() }),
 });
 
-/** A route's 200 and every error it can answer, in v1's envelopes. */
+/** A route's 200 and what its handler alone answers; the statuses every route shares are added at registration (api/route-errors.ts). */
 export function responses(ok: TSchema, extra: Record<number, TSchema> = {}): Record<number, TSchema> {
-  return { 200: ok, ...errorResponses(CodedError, DetailValidation), ...extra };
+  return { 200: ok, ...extra };
 }

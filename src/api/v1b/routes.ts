@@ -27,8 +27,6 @@ const took = (reply: FastifyReply) => Math.max(0, Math.round(reply.elapsedTime))
 /** `cached` is false when computed; a response-cache hit rewrites it (http/cache.ts). */
 const timing = (reply: FastifyReply) => ({ response_time_ms: took(reply), cached: false });
 
-const SHARED = 'A shared /v1 path: answered by surface B for a UUID, B-only parameters or `Catalog-Surface: B` (docs/api.md).';
-
 /** The `fields` list, every name known; an unknown one is a 422 naming it. */
 function fieldsOf(text: string | undefined): FieldName[] | null {
   if (text === undefined) return null;
@@ -56,7 +54,7 @@ export function routes(c: Container): FastifyPluginAsync {
       config: { cacheSeconds: 60, cachePerKey: true },
       schema: {
         summary: 'Product search (surface B)', querystring: SearchQuery, response: responses(SearchResponse),
-        description: `${SHARED} Without \`region\`, the market is \`country_code\` (default SG); \`region=SEA\` is every Southeast Asian market. Prices are shown, and min/max_price read, in \`currency\` (default: the market's currency, SGD for SEA). `
+        description: `Without \`region\`, the market is \`country_code\` (default SG); \`region=SEA\` is every Southeast Asian market. Prices are shown, and min/max_price read, in \`currency\` (default: the market's currency, SGD for SEA). `
           + 'Every result carries a `click_url` (docs/api.md, tracked links); the search is recorded with its `shopping_job_id`, a cached answer too.',
       },
       // After the answer is sent, whether computed or from the cache (where no handler runs).
@@ -97,7 +95,7 @@ export function routes(c: Container): FastifyPluginAsync {
     app.get('/v1/products/:ref', {
       constraints: { surface: 'B' },
       config: { cacheSeconds: 60 },
-      schema: { summary: 'Product detail by UUID (surface B)', description: SHARED, params: UuidRef, response: responses(DetailResponse) },
+      schema: { summary: 'Product detail by UUID (surface B)', params: UuidRef, response: responses(DetailResponse) },
     }, async (req, reply) => {
       const view = await c.products.view(await byUuid(c, req.params.ref));
       return { results: [presentRecord(view)], total: 1, page: { limit: 1, offset: 0 }, ...timing(reply) };
@@ -105,7 +103,7 @@ export function routes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/products/:ref/price-history', {
       constraints: { surface: 'B' },
-      schema: { summary: 'Daily price history by UUID (surface B)', description: SHARED, params: UuidRef, querystring: HistoryQuery(180), response: responses(DailyHistoryResponse) },
+      schema: { summary: 'Daily price history by UUID (surface B)', params: UuidRef, querystring: HistoryQuery(180), response: responses(DailyHistoryResponse) },
     }, async (req, reply) => {
       const w = await c.history.window(await byUuid(c, req.params.ref), req.query.days);
       return { data: presentDaily(w), meta: { days: req.query.days, response_time_ms: took(reply) } };
@@ -134,7 +132,7 @@ export function routes(c: Container): FastifyPluginAsync {
       config: { minTier: 'pro' },
       schema: {
         summary: 'Compare or look up 2 to 10 products by UUID (surface B; pro and enterprise)', querystring: CompareQuery,
-        description: `${SHARED} Also the bulk lookup by id list of spec 4.3. Fewer than 2 ids is a 400 with a plain error string.`,
+        description: 'Also the bulk lookup by id list of spec 4.3. Fewer than 2 ids is a 400 with a plain error string.',
         response: responses(CompareResponse, { 400: PlainError }),
       },
     }, async (req, reply) => {
@@ -173,7 +171,7 @@ export function routes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/categories', {
       constraints: { surface: 'B' },
-      schema: { summary: 'Categories with slugs and counts (surface B)', description: SHARED, querystring: CategoriesQuery, response: responses(CategoriesResponse) },
+      schema: { summary: 'Categories with slugs and counts (surface B)', querystring: CategoriesQuery, response: responses(CategoriesResponse) },
     }, async (_req, reply) => {
       const data: ReturnType<typeof presentCategory>[] = [];
       const walk = (nodes: Awaited<ReturnType<typeof c.catalog.categoryTree>>) => nodes.forEach((n) => { data.push(presentCategory(n)); walk(n.children); });

@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/errors.js';
 import { pickFields, presentAgentRecord, presentBulkSummary, presentMatrix } from './agent-present.js';
 import { BatchLookupResponse, BulkCompareResponse, CompareMatrixResponse } from './agent-responses.js';
 import { BatchLookupBody, BulkCompareBody, CompareMatrixBody } from './agent-schemas.js';
-import { responses } from './responses.js';
+import { NotFound, responses } from './responses.js';
 
 /** V2 compare-matrix, bulk-compare and batch-lookup (spec 4.4; comparison edge rules of 4.2). */
 export function agentCompareRoutes(c: Container): FastifyPluginAsync {
@@ -15,7 +15,7 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
     app.post('/v2/agents/compare-matrix', {
       schema: {
         summary: 'Field-by-field differences of 2 to 50 products in one currency; 404 NOT_FOUND when fewer than 2 exist',
-        body: CompareMatrixBody, response: responses(CompareMatrixResponse, { body: true }),
+        body: CompareMatrixBody, response: responses(CompareMatrixResponse, NotFound),
       },
     }, async (req) => {
       const b = req.body;
@@ -27,7 +27,7 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
     app.post('/v2/agents/bulk-compare', {
       schema: {
         summary: 'Up to 50 products side by side, cheapest first, with the cheapest, best rated and best value',
-        body: BulkCompareBody, response: responses(BulkCompareResponse, { body: true }),
+        body: BulkCompareBody, response: responses(BulkCompareResponse),
       },
     }, async (req) => {
       const b = req.body;
@@ -42,7 +42,7 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
     app.post('/v2/agents/batch-lookup', {
       schema: {
         summary: 'Up to 100 products by id as agent records; one error per id not found',
-        body: BatchLookupBody, response: responses(BatchLookupResponse, { body: true }),
+        body: BatchLookupBody, response: responses(BatchLookupResponse),
       },
     }, async (req) => {
       const b = req.body;

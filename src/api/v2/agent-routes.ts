@@ -10,7 +10,7 @@ import { AgentSearchResponse, BestPriceResponse, ExploreResponse, PriceCompariso
 import {
   AgentSearchQuery, BestPriceQuery, EXPLORE_MAX_OFFSET, ExploreQuery, PriceComparisonQuery, SEED_MAX, SessionHeader, TrendingQuery,
 } from './agent-schemas.js';
-import { responses } from './responses.js';
+import { NotFound, responses } from './responses.js';
 import { parseSessionContext } from './session.js';
 
 /** V2 agent search, price comparison, best price, explore and trending (spec 4.4, 4.6; docs/api.md). */
@@ -43,7 +43,7 @@ export function agentRoutes(c: Container): FastifyPluginAsync {
     app.get('/v2/agents/price-comparison', {
       schema: {
         summary: 'Listings matching a product name, cheapest first, with highlights; 404 NOT_FOUND when none',
-        querystring: PriceComparisonQuery, response: responses(PriceComparisonResponse),
+        querystring: PriceComparisonQuery, response: responses(PriceComparisonResponse, NotFound),
       },
     }, async (req) => {
       const q = req.query;

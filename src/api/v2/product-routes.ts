@@ -50,7 +50,7 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       config: { cacheSeconds: 60 },
       schema: {
         summary: 'Up to 100 products by id; one error per id not found (cached 60 s, keyed on the body)', body: BatchDetailsBody,
-        response: responses(BatchDetailsResponse, { body: true }),
+        response: responses(BatchDetailsResponse),
       },
     }, async (req) => {
       const b = req.body;

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { CodedError, errorResponses, FieldValidation } from '../error-schemas.js';
+import { CodedError } from '../error-schemas.js';
 import { Nullable, OneOf } from '../schema-kit.js';
 
 /** Response schemas of surface V2 (spec 2.2, 4.4). Prices are exact decimal strings; ratings numbers. */
@@ -36,7 +36,10 @@ export const BatchDetailsResponse = Type.Object({
   errors: Type.Array(Type.Object({ product_id: Type.Integer(), code: S, message: S })),
 });
 
-/** A route's 200 and every error it can answer, in V2's envelopes. */
-export function responses(ok: TSchema, opts: { body?: boolean } = {}): Record<number, TSchema> {
-  return { 200: ok, ...errorResponses(CodedError, FieldValidation, opts) };
+/** A route's 200 and what its handler alone answers; the statuses every route shares are added at registration (api/route-errors.ts). */
+export function responses(ok: TSchema, extra: Record<number, TSchema> = {}): Record<number, TSchema> {
+  return { 200: ok, ...extra };
 }
+
+/** V2's 404, for a handler that finds nothing by the query or body. */
+export const NotFound = { 404: CodedError };

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { CodedError, errorResponses, FieldValidation } from '../error-schemas.js';
 import { MAX_AMOUNT, Num, Nullable, OneOf, Query, Str } from '../schema-kit.js';
 
 /** Request schemas of the two V2 streams (spec 4.4) and the data of their events (spec 6.1, docs/realtime.md). */
@@ -57,13 +56,12 @@ export const StockChangeData = Type.Object({
   old_stock_status: Status, new_stock_status: Status, old_in_stock: Nullable(Type.Boolean()), new_in_stock: Nullable(Type.Boolean()),
 }, { additionalProperties: false, description: 'event stock_change (fields ours, docs/realtime.md)' });
 
-/** The 200 is a text/event-stream; its events are described in docs/realtime.md. Errors are V2's. */
+/** The 200 is a text/event-stream; its events are described in docs/realtime.md (429 also: too many streams for the key). */
 export function streamResponses() {
   return {
     200: {
       description: 'text/event-stream: retry hint, then events ready, product_update / price_change / stock_change, heartbeat, reset, close (docs/realtime.md)',
-      content: { 'text/event-stream': { schema: { type: 'string' } } },
+      content: { 'text/event-stream': { schema: { type: 'string', description: 'SSE frames: `id:`, `event:` and `data:` lines (JSON), separated by a blank line' } } },
     },
-    ...errorResponses(CodedError, FieldValidation),
   };
 }

@@ -1,0 +1,31 @@
+import type { RouteOptions } from 'fastify';
+import type { TSchema } from 'typebox';
+import { refusesUnknownQuery } from '../http/closed-query.js';
+import { answersWhileStarting } from '../http/readiness.js';
+import type { Surface } from '../http/surface.js';
+import { ERROR_SCHEMAS } from './error-schemas.js';
+
+/**
+ * The error statuses a route can answer because of what it declares, in its surface's envelopes:
+ * one rule for every route, so the reference lists each status the shared hooks can send and no
+ * other. A route declares only what its handler alone answers (a lookup's 404, a 409, a 405).
+ */
+export function standardErrors(route: Pick<RouteOptions, 'url' | 'method' | 'config' | 'schema' | 'attachValidation'>, surface: Surface): Record<number, TSchema> {
+  const s = ERROR_SCHEMAS[surface];
+  const schema = route.schema ?? {};
+  const config = route.config as { auth?: boolean; minTier?: string } | undefined;
+  const out: Record<number, TSchema> = { 500: s.coded };
+  // The readiness gate (while the store loads) and a dependency that is down.
+  if (!answersWhileStarting(route.url)) out[503] = s.coded;
+  if (config?.auth !== false) Object.assign(out, { 401: s.coded, 429: s.rateLimited });
+  if (config?.minTier) out[403] = s.coded;
+  // A route that takes its validation errors itself (attachValidation) answers them its own way.
+  // Unknown query parameters are refused on every path but the open ones (http/closed-query.ts).
+  const validated = schema.querystring || schema.params || schema.body || schema.headers || refusesUnknownQuery(route.url ?? '');
+  if (validated && !route.attachValidation) out[422] = s.validation;
+  // A body that is not JSON, too large, or of another media type: any method that takes one.
+  const methods = [route.method].flat().map((m) => String(m).toUpperCase());
+  if (schema.body || methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) Object.assign(out, { 400: s.coded, 413: s.coded, 415: s.coded });
+  if (schema.params) out[404] = s.coded;
+  return out;
+}
