@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 import { Type } from 'typebox';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
-import { CodedError } from '../error-schemas.js';
+import { CodedError, DetailValidation } from '../error-schemas.js';
 
 /** The catalog page: plain files of web/, no build step (two levels above both src/api/page and dist/api/page). */
 const WEB = new URL('../../../web/', import.meta.url);
@@ -50,7 +50,7 @@ export function pageRoutes(c: Container): FastifyPluginAsync {
       schema: {
         summary: 'The demo key, for the catalog page (embedded demo store only, asked from this machine)', security: [],
         description: 'Answers only on the start that loaded the demo catalog into the embedded store (the key its banner printed), and only to a loopback address; 404 otherwise.',
-        response: { 200: DemoKey, 404: CodedError },
+        response: { 200: DemoKey, 404: CodedError, 422: DetailValidation },
       },
     }, async (req, reply) => {
       const key = c.demoKey.value;
