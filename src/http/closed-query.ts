@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { RequestValidationError, type FieldProblem } from './request-error.js';
 
-/** Paths whose standards say unknown parameters are ignored (RFC 6749 3.1/3.2, RFC 8414), and the reference pages. */
-const OPEN = /^\/(v1\/oauth\/|\.well-known\/|docs(\/|$))/;
+/**
+ * Paths whose standards say unknown parameters are ignored (RFC 6749 3.1/3.2, RFC 8414), and the
+ * pages for people (the catalog page at /, its assets, the reference): a link may carry utm_* and such.
+ */
+const OPEN = /^\/(v1\/oauth\/|\.well-known\/|docs(\/|\?|$)|page\/|\?|$)/;
 
 /** Whether a path refuses query parameters it does not declare (a 422 its reference must list). */
 export const refusesUnknownQuery = (url: string): boolean => !OPEN.test(url);

@@ -157,6 +157,8 @@ describe('what a user gets wrong is named (items 18 and 19)', () => {
     expect(hex.statusCode).toBe(422);
     expect(hex.json().detail[0]).toMatchObject({ loc: ['query', 'limit'], msg: 'limit must be a decimal number' });
     expect((await get('/v1/products?limit=1e1&price_min=.5')).statusCode).toBe(200);
+    // Pages for people take what links carry (utm_*); OAuth ignores unknown parameters by its RFC.
+    expect((await h.app.inject({ url: '/?utm_source=newsletter' })).statusCode).toBe(200);
   });
 
   it('a parameter starting with _ is free (the cache bypass of spec 8.3)', async () => {
