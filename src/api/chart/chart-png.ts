@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
+import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
 
 /** The faces the chart names first (Debian's fonts-dejavu-core, which chromium pulls in). */
 const DEJAVU = ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf'];
@@ -14,7 +14,10 @@ function fontOptions(): ResvgRenderOptions['font'] {
   return fonts;
 }
 
-/** An SVG document rasterized by resvg (a prebuilt native renderer shipped in its npm package). */
-export function svgToPng(svg: string): Buffer {
-  return new Resvg(svg, { fitTo: { mode: 'original' }, font: fontOptions() }).render().asPng();
+/**
+ * An SVG document rasterized by resvg (a prebuilt native renderer shipped in its npm package), on
+ * libuv's thread pool: a render takes tens of milliseconds of CPU, which must not hold the event loop.
+ */
+export async function svgToPng(svg: string): Promise<Buffer> {
+  return (await renderAsync(svg, { fitTo: { mode: 'original' }, font: fontOptions() })).asPng();
 }

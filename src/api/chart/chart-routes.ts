@@ -59,7 +59,7 @@ export function chartRoutes(c: Container, surface: SharedSurface): FastifyPlugin
       if (!found) throw notFound(ref, surface);
       const q = req.query;
       const svg = chartSvg(await c.charts.chart(found.listing, { days: q.days, offers: q.offers, currency: q.currency }), q);
-      if (q.format === 'png') return reply.type('image/png').send(svgToPng(svg));
+      if (q.format === 'png') return reply.type('image/png').send(await svgToPng(svg));
       return reply.type('image/svg+xml; charset=utf-8').header('Content-Security-Policy', SVG_POLICY).send(svg);
     });
   };
