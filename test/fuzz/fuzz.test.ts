@@ -160,8 +160,8 @@ describe('every documented operation, fuzzed', () => {
       });
       if (process.env.FUZZ_VERBOSE) console.log(`${op.id}: ${runs} runs, ${Math.round(performance.now() - started)} ms`);
       if (result.failed && result.counterexample) {
-        const [problems] = await Promise.all([problemsOf(op, result.counterexample[0])]);
-        failures.push(`${op.id} (replay: FUZZ_SEED=${result.seed} FUZZ_OP='${op.id}', path ${result.counterexample ? result.counterexamplePath : '-'}):\n${problems.join('\n')}`);
+        const problems = await problemsOf(op, result.counterexample[0]);
+        failures.push(`${op.id} (replay: FUZZ_SEED=${result.seed} FUZZ_OP='${op.id}', path ${result.counterexamplePath}):\n${problems.join('\n')}`);
       }
     }
     expect(failures, failures.join('\n\n')).toEqual([]);

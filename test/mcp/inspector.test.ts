@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createContainer } from '../../src/container.js';
-import { CATALOG } from '../helpers/catalog.js';
-import { HISTORY, ingestInto, inspect, ROOT, serveSeeded, TOOL_NAMES, toolNames, type Served } from './setup.js';
+import { inspect, ROOT, seededStore, serveSeeded, TOOL_NAMES, toolNames, type Served } from './setup.js';
 
 /**
  * Issue 23: the official inspector CLI (@modelcontextprotocol/inspector-cli) drives both transports:
@@ -27,22 +22,15 @@ describe('over Streamable HTTP', () => {
 });
 
 describe('over stdio (`catalog mcp`)', () => {
-  let dir: string;
-  let env: Record<string, string>;
+  let store: Awaited<ReturnType<typeof seededStore>>;
   const server = [process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'mcp'];
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mcp-inspector-'));
-    env = { DATABASE_URL: `sqlite:${join(dir, 'catalog.db')}` };
-    const c = await createContainer(loadConfig(env));
-    await ingestInto(c, [...HISTORY, ...CATALOG]);
-    await c.close();
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  beforeAll(async () => { store = await seededStore(); });
+  afterAll(() => store.remove());
 
   it('lists the tools and calls one; the store is read directly, no key needed', async () => {
-    expect(toolNames(await inspect([...server, '--method', 'tools/list'], env))).toEqual(TOOL_NAMES);
-    const r = await inspect([...server, '--method', 'tools/call', '--tool-name', 'get_product', '--tool-arg', 'ref=SG-A55'], env);
+    expect(toolNames(await inspect([...server, '--method', 'tools/list'], store.env))).toEqual(TOOL_NAMES);
+    const r = await inspect([...server, '--method', 'tools/call', '--tool-name', 'get_product', '--tool-arg', 'ref=SG-A55'], store.env);
     expect(r.structuredContent).toMatchObject({ resolved_as: 'sku', product: { id: 1, price: { amount: '499.00', currency: 'SGD' } }, offer_count: 3 });
   });
 });

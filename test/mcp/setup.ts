@@ -2,11 +2,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, type StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import AjvModule, { type ValidateFunction } from 'ajv';
-import type { Container } from '../../src/container.js';
+import { loadConfig } from '../../src/config.js';
+import { createContainer, type Container } from '../../src/container.js';
 import { makeHarness, type Harness } from '../helpers/app.js';
 import { CATALOG } from '../helpers/catalog.js';
 import { rec } from '../helpers/records.js';
@@ -138,4 +141,14 @@ export async function inspect(args: string[], env: Record<string, string> = {}):
     cwd: join(ROOT, 'test'), env: { ...process.env, ...env }, timeout: 30_000, maxBuffer: 10 * 1024 * 1024,
   });
   return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+/** A SQLite file seeded with the test catalog, for `catalog mcp` to open: its environment, and how to remove it. */
+export async function seededStore(): Promise<{ env: Record<string, string>; remove: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-store-'));
+  const env = { DATABASE_URL: `sqlite:${join(dir, 'catalog.db')}` };
+  const c = await createContainer(loadConfig(env));
+  await ingestInto(c, [...HISTORY, ...CATALOG]);
+  await c.close();
+  return { env, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createContainer } from '../../src/container.js';
-import { CATALOG } from '../helpers/catalog.js';
-import { BAD_CALLS, expectValidOutput, GOOD_CALLS, HISTORY, ingestInto, refusalOf, ROOT, TOOL_NAMES } from '../mcp/setup.js';
+import { BAD_CALLS, expectValidOutput, GOOD_CALLS, refusalOf, ROOT, seededStore, TOOL_NAMES } from '../mcp/setup.js';
 
 /**
  * Issue 23 over stdio: `catalog mcp` (the built command, as an agent host runs it) on a store
@@ -17,17 +12,13 @@ import { BAD_CALLS, expectValidOutput, GOOD_CALLS, HISTORY, ingestInto, refusalO
  * output must carry the protocol alone: a stray line would reach the client as an error.
  */
 const bin = join(ROOT, 'bin', 'catalog.js');
-let dir: string;
 let env: Record<string, string>;
+let remove: () => void;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mcp-stdio-'));
-  env = { DATABASE_URL: `sqlite:${join(dir, 'catalog.db')}` };
-  const c = await createContainer(loadConfig(env));
-  await ingestInto(c, [...HISTORY, ...CATALOG]);
-  await c.close();
+  ({ env, remove } = await seededStore());
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => remove());
 
 describe('the SDK client on `catalog mcp`', () => {
   let client: Client;
