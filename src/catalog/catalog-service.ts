@@ -208,8 +208,11 @@ export class CatalogService {
     const hit = this.similarLists.get(key);
     if (hit && at - hit.at < READ_CACHE_MS) return hit.candidates;
     const lists = this.similarLists;
-    const r = await this.find({ text, filter, sort: 'newest', limit: SIMILAR_CANDIDATES, offset: 0 });
-    const candidates = r.listings.map((l) => ({ id: l.id, groupId: l.groupId, brand: l.brand, words: titleWords(l.title) }));
+    const q: SearchQuery = { text, filter, sort: 'newest', limit: SIMILAR_CANDIDATES, offset: 0 };
+    // From the index, only the columns ranked are read: a whole row per candidate cost most of a cold pair.
+    const indexed = await this.index?.search(q);
+    const found = indexed ? await this.store.titles(indexed.ids) : (await this.store.search(q)).listings;
+    const candidates = found.map((l) => ({ id: l.id, groupId: l.groupId, brand: l.brand, words: titleWords(l.title) }));
     // A list read across a catalog change (invalidate replaced the cache) is not remembered.
     if (lists === this.similarLists) lists.set(key, { at, candidates });
     return candidates;

@@ -88,8 +88,9 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
   app.addHook('onSend', (req, reply, payload, done) => {
     // Strings are JSON and SVG answers; a Buffer is an image (a PNG chart). One encoding of a string
     // serves the cache and the socket (a batch answer is some 100 KB).
+    if (!req.cacheKey || reply.statusCode !== 200 || reply.getHeader('X-Cache') !== 'MISS') return done(null, payload);
     const bytes = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
-    if (req.cacheKey && reply.statusCode === 200 && bytes && reply.getHeader('X-Cache') === 'MISS') {
+    if (bytes) {
       cache.set(req.cacheKey, bytes, String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!, req.cacheNote);
       return done(null, bytes);
     }

@@ -122,6 +122,8 @@ export interface CatalogStore {
   getBySku(sku: string): Promise<Listing[]>;
   /** In the order of `ids`; absent ids are skipped. */
   getMany(ids: number[]): Promise<Listing[]>;
+  /** As getMany, only what `similar` ranks candidates by: a fraction of a listing's row to read and keep. */
+  titles(ids: number[]): Promise<ListingTitle[]>;
   /**
    * For each of `values`, the most recently updated listing whose `key` column is exactly that
    * text (SKUs, GTINs and URLs may be shared), keyed by the value; values no listing has are
@@ -193,6 +195,8 @@ export interface SearchDoc {
   /** An accessory (domain/accessory.ts). */
   accessory: boolean;
 }
+
+export type ListingTitle = Pick<Listing, 'id' | 'groupId' | 'brand' | 'title'>;
 
 export interface GroupStats { size: number; minPriceSgdMinor: number }
 

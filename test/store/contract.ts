@@ -196,6 +196,11 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       const all = await store.catalog.searchDocs(0, 1000);
       expect(all.map((d) => d.id)).toEqual(Array.from({ length: FIXTURE.length + 1 }, (_, i) => i + 1));
       expect(all).toEqual((await store.catalog.getMany(all.map((d) => d.id))).map(docOf));
+      // titles: getMany's order and absences, four columns of each row.
+      const wanted = [3, 999, 1, 3, 2];
+      const full = await store.catalog.getMany(wanted);
+      expect(await store.catalog.titles(wanted)).toEqual(full.map((l) => ({ id: l.id, groupId: l.groupId, brand: l.brand, title: l.title })));
+      expect(await store.catalog.titles([])).toEqual([]);
       expect((await store.catalog.searchDocs(2, 2)).map((d) => d.id)).toEqual([3, 4]);
       expect(all.at(-1)).toMatchObject({ brand: null, categoryText: 'Rice Cookers', rating: null, inStock: null, discountPct: 14 });
     });

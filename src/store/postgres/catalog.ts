@@ -5,7 +5,7 @@ import type { GroupOffers } from '../../domain/buybox.js';
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats, type IngestBatchResult,
-  type ListingFilter, type LookupKey, type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
+  type ListingFilter, type ListingTitle, type LookupKey, type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 import { orderOf, whereOf } from '../sql/filters.js';
@@ -72,6 +72,14 @@ export class PgCatalog implements CatalogStore {
     if (!ids.length) return [];
     const byId = new Map((await this.listings(`${SELECT} FROM listings l WHERE l.id = ANY(?::bigint[])`, [ids], true)).map((l) => [l.id, l]));
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  }
+
+  async titles(ids: number[]): Promise<ListingTitle[]> {
+    if (!ids.length) return [];
+    const found = await rows<{ id: string | number; group_id: string | number; brand: string | null; title: string }>(
+      this.pool, 'SELECT id, group_id, brand, title FROM listings WHERE id = ANY(?::bigint[])', [ids], true);
+    const byId = new Map(found.map((r) => [Number(r.id), { id: Number(r.id), groupId: Number(r.group_id), brand: r.brand, title: r.title }]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   async latestBy(key: LookupKey, values: string[]): Promise<Map<string, Listing>> {

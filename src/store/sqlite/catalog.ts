@@ -5,7 +5,7 @@ import { offersOf, type GroupMember, type GroupOffers } from '../../domain/buybo
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type BulkFinish, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats,
-  type IngestBatchResult, type ListingFilter, type LookupKey, type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
+  type IngestBatchResult, type ListingFilter, type ListingTitle, type LookupKey, type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { orderOf, whereOf } from '../sql/filters.js';
 import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
@@ -89,6 +89,17 @@ export class SqliteCatalog implements CatalogStore {
       if (r) out.push(toListing(rowOf(r)));
     }
     return out;
+  }
+
+  async titles(ids: number[]): Promise<ListingTitle[]> {
+    const byId = new Map<number, ListingTitle>();
+    for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
+      const { params, marks } = inList(ids.slice(i, i + IN_LIST_MAX));
+      for (const [id, groupId, brand, title] of this.q.get(`SELECT id, group_id, brand, title FROM listings WHERE id IN (${marks})`, true).all(...params) as Array<[number, number, string | null, string]>) {
+        byId.set(id, { id, groupId, brand, title });
+      }
+    }
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   async latestBy(key: LookupKey, values: string[]): Promise<Map<string, Listing>> {
