@@ -36,7 +36,7 @@ const LAYERS = [
 const FASTIFY = { paths: ['fastify'], patterns: ['@fastify/*'] };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**', '.tmp/**'] }, // .tmp: scratch, git-ignored
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**', '.tmp/**', 'tmp/**'] }, // scratch, git-ignored
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
