@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 
 /** A port nothing listens on now (a server left running from another run would answer on a fixed one). */
 export function freePort(): Promise<number> {
@@ -41,4 +43,25 @@ export async function untilReady(base: string, timeoutMs = 120_000): Promise<voi
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${base} not ready after ${timeoutMs} ms`);
+}
+
+/**
+ * CPUs to pin the service and the load generator to, apart, so neither takes the other's core;
+ * null where the machine has fewer than two or no `taskset`.
+ */
+export function cpuSplit(): { service: string; load: string } | null {
+  const cpus = availableParallelism();
+  if (cpus < 2 || spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status !== 0) return null;
+  // The service gets the last CPU; the generator (and everything else) the others.
+  return { service: String(cpus - 1), load: `0-${cpus - 2}` };
+}
+
+/** Pins this process (and the children it starts later) to `cpus`. */
+export function pinSelf(cpus: string): void {
+  spawnSync('taskset', ['-a', '-cp', cpus, String(process.pid)], { stdio: 'ignore' });
+}
+
+/** `command args` run on `cpus` when given (taskset execs it: the child's pid is the command's). */
+export function pinned(cpus: string | undefined, command: string, args: string[]): [string, string[]] {
+  return cpus ? ['taskset', ['-c', cpus, command, ...args]] : [command, args];
 }

@@ -5,8 +5,10 @@
  * autocannon at 32 connections: id detail, SKU detail (a repeating set, and cold: never the same
  * request twice), listing (20), search (a fixed mix of one- to three-word queries including words
  * in >10% of titles), each after a warm-up, plus a bare Fastify handler returning
- * 1 KB of JSON as the ceiling; the batch endpoints also at one connection and against bare Fastify
- * answering their own (about 100 KB) JSON. Prints req/s, p50, p99, ratio to the ceiling, import lines/s and the
+ * 1 KB of JSON as the ceiling, run between the endpoints (each endpoint's share is of the runs just
+ * before and after it); the batch endpoints also at one connection and against bare Fastify
+ * answering their own (about 100 KB) JSON. Where the machine has two CPUs and taskset, the service
+ * and the ceiling run on one, the load generator on the other. Writes the results as JSON to bench/out. Prints req/s, p50, p99, ratio to the ceiling, import lines/s and the
  * server's peak RSS. `--keep` (SQLite) keeps the catalog and its sample beside it; `--db FILE` loads
  * such a kept catalog again without generating or importing; `--only` runs the endpoints whose name
  * matches (and the ceiling).
@@ -16,8 +18,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { freePort, rssPeakMb } from './processes.js';
-import Fastify from 'fastify';
+import { cpuSplit, freePort, pinned, pinSelf, rssPeakMb } from './processes.js';
 import { generateDemoRecords } from '../src/demo/generate.js';
 import { queryMix } from './query-mix.js';
 
@@ -92,8 +93,15 @@ function cli(env: NodeJS.ProcessEnv, argv: string[]): string {
  * path; the measured run goes on from where the warm-up stopped, so a cold row never repeats one.
  */
 const WARMUP = 3;
-interface Row { name: string; rps: number; p50: number; p99: number; errors: number; ceiling?: number }
-async function load(name: string, url: string, path: (i: number) => string, headers: Record<string, string>, body?: (i: number) => unknown, connections = CONNECTIONS): Promise<Row | null> {
+interface Row {
+  name: string; rps: number; p50: number; p99: number; errors: number;
+  /** The ceiling's req/s in the runs just before and just after this one. */
+  neighbours?: [number, number];
+  /** A batch endpoint's own ceiling (bare Fastify answering the same JSON). */
+  own?: number;
+}
+async function load(name: string, url: string, path: (i: number) => string, headers: Record<string, string>, body?: (i: number) => unknown,
+  connections = CONNECTIONS, warmup = WARMUP): Promise<Row | null> {
   if (only && name !== CEILING && !only.test(name)) return null;
   let i = 0;
   const run = (duration: number) => autocannon({
@@ -105,7 +113,7 @@ async function load(name: string, url: string, path: (i: number) => string, head
       },
     }],
   });
-  await run(WARMUP);
+  await run(warmup);
   const r = await run(DURATION);
   return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
@@ -119,24 +127,41 @@ const CEILING = 'bare fastify 1KB (ceiling)';
  * CONNECTIONS. The 1 KB ceiling says nothing about what 100 KB answers allow.
  */
 async function batch(name: string, base: string, path: string, headers: Record<string, string>, body: (i: number) => unknown): Promise<Row[]> {
-  const rows: Row[] = [];
-  const row = await load(name, base, () => path, headers, body);
-  if (!row) return rows;
-  const answer = await (await fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body(0)) })).json() as unknown;
-  const bare = Fastify({ bodyLimit: 1 << 20 });
-  bare.post(path, async () => answer);
-  const port = await freePort();
-  await bare.listen({ port, host: '127.0.0.1' });
-  const own = await load(CEILING, `http://127.0.0.1:${port}`, () => path, {}, body);
-  await bare.close();
-  rows.push({ ...row, ceiling: own!.rps });
-  rows.push({ ...own!, name: `  its ceiling: bare Fastify, the same ${Math.round(JSON.stringify(answer).length / 1024)} KB answer` });
-  const single = await load(name, base, () => path, headers, body, 1);
-  rows.push({ ...single!, name: `  ${name}, 1 connection` });
-  return rows;
+  const row = await endpoint(load(name, base, () => path, headers, body));
+  if (!row) return [];
+  const answer = await (await fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body(0)) })).text();
+  await fetch(`${bare.url}/answer`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: answer });
+  const own = (await load(CEILING, bare.url, () => '/answer', {}, body))!;
+  row.own = own.rps;
+  const single = (await load(name, base, () => path, headers, body, 1))!;
+  return [row, { ...own, name: `  its ceiling: bare Fastify, the same ${Math.round(answer.length / 1024)} KB answer` }, { ...single, name: `  ${name}, 1 connection` }];
 }
 
+/**
+ * The ceiling runs between endpoints (ceiling, endpoint, ceiling, ...): each endpoint is compared
+ * with the runs just before and after it, so a machine that drifts shows as spread, not as a ratio.
+ */
+const ceilings: Row[] = [];
+async function ceiling(): Promise<void> {
+  ceilings.push((await load(CEILING, bare.url, () => '/bare', {}, undefined, CONNECTIONS, ceilings.length ? 1 : WARMUP))!);
+}
+async function endpoint(measured: Promise<Row | null>): Promise<Row | null> {
+  const row = await measured;
+  if (!row) return null;
+  const before = ceilings.at(-1)!.rps;
+  await ceiling();
+  row.neighbours = [before, ceilings.at(-1)!.rps];
+  return row;
+}
 
+const bare = { url: '', stop: () => undefined as void };
+async function startBare(cpus: string | undefined): Promise<void> {
+  const [cmd, argv] = pinned(cpus, process.execPath, ['--import', 'tsx', join(root, 'bench', 'bare-server.ts')]);
+  const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
+  bare.url = `http://127.0.0.1:${port}`;
+  bare.stop = () => void child.kill('SIGTERM');
+}
 
 async function main() {
   let sample: { skus: string[]; titles: string[] };
@@ -148,6 +173,10 @@ async function main() {
     sample = await generate();
   }
   const { skus, titles } = sample;
+  const split = cpuSplit();
+  if (split) pinSelf(split.load);
+  console.log(split ? `pinned: service and ceiling on CPU ${split.service}, load generator on CPU ${split.load}`
+    : 'NOT pinned (one CPU or no taskset): the service, the ceiling and the load generator share the CPUs');
   const port = await freePort();
   const env = {
     ...process.env, DATABASE_URL: databaseUrl(), CATALOG_DEMO: 'off', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1',
@@ -170,7 +199,8 @@ async function main() {
   // Rate limits would cap the load test itself: the bench key's tier is unlimited for this run.
   const tiers = join(out, 'tiers.json');
   createWriteStream(tiers).end(JSON.stringify({ enterprise: { per_minute: 100_000_000, per_day: null } }));
-  const server: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'catalog.js'), 'serve'], { env: { ...env, TIERS_FILE: tiers }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const [serve, serveArgs] = pinned(split?.service, process.execPath, [join(root, 'bin', 'catalog.js'), 'serve']);
+  const server: ChildProcess = spawn(serve, serveArgs, { env: { ...env, TIERS_FILE: tiers }, stdio: ['ignore', 'inherit', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   // Ready means listening and, unless SEARCH_INDEX=off, the search index built (the store answers search until then).
   const indexStart = Date.now();
@@ -191,30 +221,26 @@ async function main() {
   const listing = Array.from({ length: 200 }, (_, i) => `/v1/products?limit=20&offset=${i * 20}`);
   const search = queryMix(titles).all.map((q) => `/v1/search?q=${encodeURIComponent(q)}&limit=20`);
 
-  const bare = Fastify();
-  const kb = { data: 'x'.repeat(1000) };
-  bare.get('/bare', async () => kb);
-  const barePort = await freePort();
-  await bare.listen({ port: barePort, host: '127.0.0.1' });
-  const all = [await load(CEILING, `http://127.0.0.1:${barePort}`, cycle(['/bare']), {})];
-  await bare.close();
-  all.push(await load('id detail (2,000 ids)', base, cycle(ids), headers));
-  all.push(await load('SKU detail (2,000 SKUs)', base, cycle(skuPaths), headers));
+  await startBare(split?.service);
+  await ceiling();
+  const all: Array<Row | null> = [];
+  all.push(await endpoint(load('id detail (2,000 ids)', base, cycle(ids), headers)));
+  all.push(await endpoint(load('SKU detail (2,000 SKUs)', base, cycle(skuPaths), headers)));
   // Cold: every request a product not asked for before (7919 is prime to N when N is a power of ten),
   // so it is read from the store, never from the response cache.
-  all.push(await load('id detail, cold (no id twice)', base, (i) => `/v1/products/${1 + ((i * 7919) % maxId)}`, headers));
-  all.push(await load('SKU detail, cold (no URL twice)', base, (i) => `/v1/products/${encodeURIComponent(skus[i % skus.length])}?_n=${i}`, headers));
-  all.push(await load('listing (20)', base, cycle(listing), headers));
-  all.push(await load('search (limit 20, mix)', base, cycle(search), headers));
+  all.push(await endpoint(load('id detail, cold (no id twice)', base, (i) => `/v1/products/${1 + ((i * 7919) % maxId)}`, headers)));
+  all.push(await endpoint(load('SKU detail, cold (no URL twice)', base, (i) => `/v1/products/${encodeURIComponent(skus[i % skus.length])}?_n=${i}`, headers)));
+  all.push(await endpoint(load('listing (20)', base, cycle(listing), headers)));
+  all.push(await endpoint(load('search (limit 20, mix)', base, cycle(search), headers)));
   // Surface B, over the same catalog: UUIDs and category slugs as a client would read them.
   const exported = (await (await fetch(`${base}/v1/products/export?format=json&limit=2000&offset=0`, { headers })).json()) as Array<{ uuid: string }>;
   const uuids = exported.map((r) => r.uuid);
   const slugs = ((await (await fetch(`${base}/v1/categories?currency=SGD`, { headers })).json()) as { data: Array<{ slug: string }> }).data.map((c) => c.slug);
   const bSearch = queryMix(titles).all.map((q) => `/v1/products/search?q=${encodeURIComponent(q)}&limit=20&region=SEA`);
-  all.push(await load('B search (limit 20, mix, SEA)', base, cycle(bSearch), headers));
-  all.push(await load('B detail by UUID, cold', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}?_n=${i}`, headers));
-  all.push(await load('B similar (8)', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}/similar`, headers));
-  all.push(await load('B category detail (20)', base, (i) => `/v1/categories/${slugs[i % slugs.length]}?limit=20&offset=${(i % 5) * 20}`, headers));
+  all.push(await endpoint(load('B search (limit 20, mix, SEA)', base, cycle(bSearch), headers)));
+  all.push(await endpoint(load('B detail by UUID, cold', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}?_n=${i}`, headers)));
+  all.push(await endpoint(load('B similar (8)', base, (i) => `/v1/products/${uuids[(i * 7919) % uuids.length]}/similar`, headers)));
+  all.push(await endpoint(load('B category detail (20)', base, (i) => `/v1/categories/${slugs[i % slugs.length]}?limit=20&offset=${(i % 5) * 20}`, headers)));
   // 100 references of every form a user holds, a different window of them each request.
   const refs = exported.map((r, k) => (k % 3 === 0 ? r.uuid : k % 3 === 1 ? String((r as unknown as { id: number }).id) : (r as unknown as { sku: string }).sku));
   const window = (i: number, n: number) => Array.from({ length: n }, (_, k) => refs[(i * 37 + k) % refs.length]);
@@ -222,27 +248,44 @@ async function main() {
   // V2 and the agent endpoints.
   const idWindow = (i: number, n: number) => Array.from({ length: n }, (_, k) => 1 + ((i * 7919 + k * 104729) % maxId));
   const v2Search = queryMix(titles).all.map((q) => `/v2/search?q=${encodeURIComponent(q)}&limit=20&region=sea`);
-  all.push(await load('V2 search (limit 20, mix)', base, cycle(v2Search), headers));
+  all.push(await endpoint(load('V2 search (limit 20, mix)', base, cycle(v2Search), headers)));
   const agentSearch = queryMix(titles).all.map((q) => `/v2/agents/search?q=${encodeURIComponent(q)}&limit=10&include_agent_insights=true`
     + '&include_price_history=true&include_availability_prediction=true&include_competitor_count=true');
-  all.push(await load('V2 agents search (all include switches)', base, cycle(agentSearch), headers));
+  all.push(await endpoint(load('V2 agents search (all include switches)', base, cycle(agentSearch), headers)));
   all.push(...await batch('V2 batch-details (100 ids)', base, '/v2/products/batch-details', headers, (i) => ({ product_ids: idWindow(i, 100) })));
   all.push(...await batch('V2 agents batch-lookup (100 ids)', base, '/v2/agents/batch-lookup', headers, (i) => ({ product_ids: idWindow(i, 100) })));
   all.push(...await batch('V2 agents compare-matrix (50 ids)', base, '/v2/agents/compare-matrix', headers, (i) => ({ product_ids: idWindow(i, 50) })));
+  bare.stop();
   const results = all.filter((r) => r !== null);
   const rss = rssPeakMb(server.pid!);
   const exited = new Promise((r) => server.once('exit', r));
   server.kill('SIGTERM');
   await exited;
-  const ceiling = results[0].rps;
-  console.log(`\nstore ${args.store}, ${N} listings, ${CONNECTIONS} connections, ${DURATION}s each`);
-  console.log('| endpoint | req/s | p50 ms | p99 ms | of ceiling | of its own ceiling | errors |\n|---|---|---|---|---|---|---|');
-  const share = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
-  for (const r of results) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${share(r.rps, ceiling)} | ${r.ceiling ? share(r.rps, r.ceiling) : ''} | ${r.errors} |`);
+  const c = ceilings.map((r) => r.rps);
+  console.log(`\nstore ${args.store}, ${N} listings, ${CONNECTIONS} connections, ${DURATION}s each; ${split ? 'pinned' : 'NOT pinned'}`);
+  console.log(`ceiling (bare Fastify, 1 KB JSON) over ${c.length} runs between the endpoints: ${Math.min(...c)}-${Math.max(...c)} req/s, p99 ${Math.min(...ceilings.map((r) => r.p99))}-${Math.max(...ceilings.map((r) => r.p99))} ms`);
+  console.log('| endpoint | req/s | p50 ms | p99 ms | of ceiling (before-after) | of its own ceiling | errors |\n|---|---|---|---|---|---|---|');
+  const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
+  const above: string[] = [];
+  for (const r of results) {
+    const [b, a] = r.neighbours ?? [0, 0];
+    const share = r.neighbours ? `${pct(r.rps, (a + b) / 2)} (${pct(r.rps, b)}-${pct(r.rps, a)})` : '';
+    if (r.neighbours && r.rps > Math.min(a, b)) above.push(r.name);
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${share} | ${r.own ? pct(r.rps, r.own) : ''} | ${r.errors} |`);
+  }
+  if (above.length) console.log(`\nWARNING: above a neighbouring ceiling (not measured under the same conditions; see the spread): ${above.join('; ')}`);
   // A bulk load reports when its listings were stored and served, before it matched them.
   const stored = /stored in ([\d.]+) s/.exec(imported);
   const storedNote = stored ? `; stored and served after ${stored[1]} s = ${Math.round(N / Number(stored[1]))} lines/s, matched after that` : '';
   if (imported) console.log(`\nimport: ${N} lines in ${importSecs.toFixed(1)} s = ${Math.round(N / importSecs)} lines/s end to end${storedNote}; server peak RSS ${rss} MB`);
+  // Machine-readable: what bench/RESULTS.md tables are written from.
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  const json = join(out, `results-${args.store}-${N}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(json, JSON.stringify({
+    at: new Date().toISOString(), commit, store: args.store, listings: N, connections: CONNECTIONS, durationS: DURATION, pinned: split,
+    ceilings, rows: results, import: imported ? { seconds: importSecs, storedSeconds: stored ? Number(stored[1]) : null } : null, serverPeakRssMb: rss,
+  }, null, 2));
+  console.log(`results: ${json}`);
   if (args.keep && args.store === 'sqlite') console.log(`kept: ${SQLITE_DB} (again: --db ${SQLITE_DB})`);
   if (!args.keep && !args.db) for (const f of [file, SQLITE_DB, `${SQLITE_DB}-wal`, `${SQLITE_DB}-shm`]) rmSync(f, { force: true });
   // The PostgreSQL catalog goes with it unless asked to keep it (--keep: inspect it with `?schema=bench_<pid>`).
