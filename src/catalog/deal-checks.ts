@@ -1,4 +1,4 @@
-import { checkDeal, DEAL_HISTORY_DAYS, type DealCheck } from '../domain/honest-deal.js';
+import { checkDeal, DEAL_HISTORY_DAYS, isDiscounted, type DealCheck } from '../domain/honest-deal.js';
 import type { Listing } from '../domain/listing.js';
 import type { CatalogStore } from '../store/types.js';
 
@@ -13,7 +13,7 @@ const MAX_STEP = 500;
  * listing id, in one history read for the whole page; listings that are not discounted are absent.
  */
 export async function dealChecks(store: Pick<CatalogStore, 'observationsFor'>, listings: Listing[], now: Date): Promise<Map<number, DealCheck>> {
-  const discounted = listings.filter((l) => checkDeal(l, [], now) !== null);
+  const discounted = listings.filter(isDiscounted);
   const out = new Map<number, DealCheck>();
   if (!discounted.length) return out;
   const since = new Date(now.getTime() - DEAL_HISTORY_DAYS * DAY).toISOString();

@@ -37,6 +37,10 @@ export interface DealCheck {
   highestRecent: string | null;
 }
 
+/** A listing is discounted when its original price is above its price. */
+export const isDiscounted = (l: Pick<DealListing, 'price' | 'originalPrice'>): boolean =>
+  l.originalPrice !== null && new Big(l.originalPrice).gt(l.price);
+
 interface Point { at: number; price: Big; text: string }
 
 /**
@@ -83,9 +87,8 @@ function inForce(points: Point[], t: number): number {
  *   now - 90 days (null: too little history to say).
  */
 export function checkDeal(l: DealListing, observations: PriceObservation[], now: Date): DealCheck | null {
-  if (l.originalPrice === null) return null;
-  const original = new Big(l.originalPrice);
-  if (!original.gt(l.price)) return null;
+  if (!isDiscounted(l)) return null;
+  const original = new Big(l.originalPrice!);
   const t = now.getTime();
   const points = historyOf(l, observations, t);
   if (!points.length) return { discountStartedAt: null, priorLow: null, originalNeverCharged: null, highestRecent: null };
