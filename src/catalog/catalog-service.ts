@@ -12,6 +12,8 @@ import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, Sea
 import type { ListingView, ListingViews, Money } from './listing-views.js';
 import { READ_CACHE_MS, ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
+import { checkedPage } from './deal-checks.js';
+import type { DealCheck } from '../domain/honest-deal.js';
 
 export interface CategoryNode { name: string; slug: string; path: string[]; count: number; children: CategoryNode[] }
 
@@ -49,7 +51,12 @@ export interface Deal {
   /** The price the discount is measured against (see `deals`). */
   referencePrice: string | null;
   discountPct: number;
+  /** The honest-deal check (domain/honest-deal.ts); null when the listing is not discounted against its original price. */
+  check: DealCheck | null;
 }
+
+/** A discounted listing (surface B deals) with its honest-deal check. */
+export interface CheckedListing { view: ListingView; check: DealCheck | null }
 
 /** A trending listing and why it is trending (domain/trending.ts). */
 export interface TrendingItem { view: ListingView; trend: Trend }
@@ -154,17 +161,30 @@ export class CatalogService {
     return { items: shown.map((trend, i) => ({ view: views[i], trend })), total: ranked.length };
   }
 
-  /** Listings priced at least `minPct` below the median of their own last 90 days, biggest drop first. */
-  async deals(filter: ListingFilter, minPct: number, limit: number, offset: number): Promise<{ items: Deal[]; total: number }> {
-    const r = await this.find({ filter: { ...filter, minHistoryDiscountPct: minPct }, sort: 'deal_desc', limit, offset });
+  /**
+   * Listings priced at least `minPct` below the median of their own last 90 days, biggest drop
+   * first, each with its honest-deal check; `excludeFlagged` leaves out the deals whose original
+   * price was not charged in the last 90 days (see deal-checks.ts checkedPage for offset and total).
+   */
+  async deals(filter: ListingFilter, minPct: number, limit: number, offset: number, opts: { excludeFlagged?: boolean } = {}): Promise<{ items: Deal[]; total: number }> {
+    const r = await checkedPage(this.store, (n, o) => this.find({ filter: { ...filter, minHistoryDiscountPct: minPct }, sort: 'deal_desc', limit: n, offset: o }),
+      limit, offset, opts.excludeFlagged ?? false, this.now());
     const views = await this.views.of(r.listings);
     return {
       total: r.total,
       items: views.map((view) => {
         const ref = view.listing.referencePrice;
-        return { view, referencePrice: ref, discountPct: discountPct(new Big(view.listing.price), ref ? new Big(ref) : null) };
+        return { view, referencePrice: ref, discountPct: discountPct(new Big(view.listing.price), ref ? new Big(ref) : null), check: r.checks.get(view.listing.id) ?? null };
       }),
     };
+  }
+
+  /** Listings at least `minPct` below their original price, biggest discount first, each with its honest-deal check (as `deals`). */
+  async discounted(filter: ListingFilter, minPct: number, limit: number, offset: number, opts: { currency?: Currency; excludeFlagged?: boolean } = {}): Promise<{ items: CheckedListing[]; total: number }> {
+    const r = await checkedPage(this.store, (n, o) => this.find({ filter: { ...filter, minDiscountPct: minPct }, sort: 'discount_desc', limit: n, offset: o }),
+      limit, offset, opts.excludeFlagged ?? false, this.now());
+    const views = await this.views.of(r.listings, { currency: opts.currency });
+    return { total: r.total, items: views.map((view) => ({ view, check: r.checks.get(view.listing.id) ?? null })) };
   }
 
   /**

@@ -1,6 +1,7 @@
 import { buyboxOf, offerOfListing, valueScore, type GroupOffers } from './buybox.js';
 import type { Currency } from './currencies.js';
 import { demandScore } from './demand.js';
+import { checkDeal } from './honest-deal.js';
 import type { Listing, PriceObservation, PriceTrend } from './listing.js';
 import { PriceSeries, priceChange, seasonalFactor } from './price-window.js';
 import { recommendationReason } from './recommendation.js';
@@ -32,6 +33,10 @@ export interface AgentInsights {
   /** 0-1; null when there is no buy-box price. */
   valueScore: number | null;
   recommendationReason: string;
+  /** The honest-deal flag (honest-deal.ts originalNeverCharged); null when not discounted or the history is too short. */
+  fakeDiscount: boolean | null;
+  /** The lowest price in the 30 days before the discount began, in `currency`; null when unknown or not discounted. */
+  priorLow: string | null;
 }
 
 /** The decision signals of spec 2.2, computed once for every surface. */
@@ -70,10 +75,15 @@ export function decisionSignals(i: SignalInputs): DecisionSignals {
   const rating = ratingOf(l.rating);
   const value = valueScore(offerOfListing(l).priceSgdMinor, box.offer?.priceSgdMinor ?? null, rating, l.reviewCount);
   const buyboxPrice = box.offer ? i.convert(box.offer.price, box.offer.currency) : null;
+  const deal = checkDeal(l, i.observations, now);
+  const priorLow = deal?.priorLow == null ? null : i.convert(deal.priorLow, l.currency);
   const reason = recommendationReason({
     currency: i.currency, price: i.convert(l.price, l.currency), offer: box.offered, inStock: l.inStock,
     lastCheckedAt: l.lastCheckedAt, buyboxPrice, buyboxWinner: box.winner, offers: box.offers, rating: l.rating,
     reviewCount: l.reviewCount, change, valueScore: value, now,
+    fakeDiscount: deal?.originalNeverCharged && deal.highestRecent !== null
+      ? { original: i.convert(l.originalPrice!, l.currency), highest: i.convert(deal.highestRecent, l.currency), priorLow }
+      : null,
   });
   return {
     confidenceScore: confidence,
@@ -89,6 +99,6 @@ export function decisionSignals(i: SignalInputs): DecisionSignals {
     demandScore: demandScore({ rating, reviewCount: l.reviewCount, ...i.activity }),
     seasonalFactor: seasonalFactor(points, now),
     dataFreshness: dataFreshness(l, now),
-    agentInsights: { buyboxWinner: box.winner, valueScore: value, recommendationReason: reason },
+    agentInsights: { buyboxWinner: box.winner, valueScore: value, recommendationReason: reason, fakeDiscount: deal?.originalNeverCharged ?? null, priorLow },
   };
 }

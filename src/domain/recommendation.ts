@@ -27,6 +27,12 @@ export interface ReasonFacts {
   change: PriceChange | null;
   valueScore: number | null;
   now: Date;
+  /**
+   * When the advertised original price was not charged in the last 90 days (honest-deal.ts), in
+   * `currency`: that price, the highest one charged, and the lowest of the 30 days before the
+   * discount (null when unknown). Null otherwise.
+   */
+  fakeDiscount?: { original: string; highest: string; priorLow: string | null } | null;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -65,14 +71,19 @@ function change(c: PriceChange): string {
 
 /**
  * recommendation_reason: plain words that cite the numbers behind the signals, in this order:
- * where the price sits among the group's offers, the rating, the price change, the value score and
- * the age of the data. A clause whose number is unknown is left out; the first and last always stand.
+ * where the price sits among the group's offers, the rating, the price change, a discount whose
+ * original price was never charged, the value score and the age of the data. A clause whose number is unknown is left out; the first and last always stand.
  */
 export function recommendationReason(f: ReasonFacts): string {
   const parts = [position(f)];
   if (f.rating !== null) parts.push(`rated ${f.rating} of 5${f.reviewCount === null ? '' : ` from ${plural(f.reviewCount, 'review')}`}`);
   else parts.push('no rating yet');
   if (f.change) parts.push(change(f.change));
+  if (f.fakeDiscount) {
+    const d = f.fakeDiscount;
+    const low = d.priorLow === null ? '' : `, lowest ${money(d.priorLow, f.currency)} in the 30 days before the discount`;
+    parts.push(`the original price ${money(d.original, f.currency)} was not charged in the last 90 days (highest ${money(d.highest, f.currency)}${low})`);
+  }
   if (f.valueScore !== null) parts.push(`value score ${f.valueScore.toFixed(2)}`);
   parts.push(`checked ${ageText(f.lastCheckedAt, f.now)}`);
   return `${parts.join('; ')}.`;

@@ -58,7 +58,10 @@ describe('GET /v2/agents/search', () => {
     const r = (await get('/v2/agents/search?q=galaxy&source=shopee_sg&currency=MYR&include_agent_insights=true&include_price_history=true&include_availability_prediction=true&include_competitor_count=true')).json();
     const a55 = r.results.find((x: Rec) => x.sku === 'SG-A55');
     expect(a55).toMatchObject({ availability_prediction: 'in_stock', competitor_count: 3, currency: 'MYR' });
-    expect(a55.agent_insights).toEqual({ buybox_winner: false, value_score: expect.any(Number), recommendation_reason: expect.stringContaining('MYR 1599.00') });
+    expect(a55.agent_insights).toEqual({
+      buybox_winner: false, value_score: expect.any(Number), recommendation_reason: expect.stringContaining('MYR 1599.00'),
+      fake_discount: null, lowest_price_30d_before_discount: null,
+    });
     expect(a55.price_history.map((p: { observed_at: string }) => p.observed_at)).toEqual(['2026-11-10T10:00:00.000Z', '2026-11-20T10:00:00.000Z']);
     expect(a55.price_history[1]).toEqual({ price: a55.price, currency: 'MYR', observed_at: '2026-11-20T10:00:00.000Z' });
   });

@@ -7,7 +7,7 @@ import { clean, priceBounds } from '../params.js';
 import { Int, Num, OneOf, Query, Str } from '../schema-kit.js';
 import { flattenCategories, presentDeal, presentTrend } from './present.js';
 import { CategoriesResponse, DealsResponse, TrendingResponse, responses } from './responses.js';
-import { Category, Limit, Offset, Price } from './schemas.js';
+import { Bool, Category, Limit, Offset, Price } from './schemas.js';
 import { TRENDING_RULE, TRENDING_WINDOW_DAYS } from '../../domain/trending.js';
 
 /** The export's 200: a stream, never serialized by a schema; a JSON array of records or CSV with a header row. */
@@ -67,13 +67,14 @@ export function browseRoutes(c: Container): FastifyPluginAsync {
         summary: 'Products priced below their own 90-day median price',
         querystring: Query({
           category: Type.Optional(Category), min_discount_pct: Num(0, 100, { default: 10, description: 'smallest discount, percent (default 10)' }),
+          exclude_fake_discounts: Bool('leave out deals whose original price was above every price of the last 90 days (fake_discount true); offset then counts the deals kept', false),
           limit: Limit(100, 20), offset: Offset,
         }),
         response: responses(DealsResponse),
       },
     }, async (req) => {
       const q = req.query;
-      const r = await c.catalog.deals(clean({ categoryLike: q.category }), q.min_discount_pct, q.limit, q.offset);
+      const r = await c.catalog.deals(clean({ categoryLike: q.category }), q.min_discount_pct, q.limit, q.offset, { excludeFlagged: q.exclude_fake_discounts });
       return { items: r.items.map(presentDeal), total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.items.length < r.total, basis: DEALS_BASIS };
     });
 

@@ -102,7 +102,11 @@ export function presentDiff(d: Diff, notFound: number[], imageSimilarity: boolea
 }
 
 export function presentDeal(d: Deal) {
-  return { ...presentProduct(d.view), reference_price: d.referencePrice, discount_pct: d.discountPct };
+  return {
+    ...presentProduct(d.view), reference_price: d.referencePrice, discount_pct: d.discountPct, original_price: d.view.listing.originalPrice,
+    discount_started_at: d.check?.discountStartedAt ?? null, lowest_price_30d_before_discount: d.check?.priorLow ?? null,
+    fake_discount: d.check?.originalNeverCharged ?? null,
+  };
 }
 
 export function presentTrend({ view, trend }: TrendingItem) {

@@ -111,8 +111,18 @@ export const TrendingResponse = Type.Object({
   window_days: Type.Integer(), ranked_by: S,
 });
 
+/** The honest-deal check of a deal (docs/deals.md), in the listing's own currency. */
+const DealCheckFields = {
+  discount_started_at: Nullable(Type.String({ description: 'when the current run of prices below original_price began; null when not discounted or before the history' })),
+  lowest_price_30d_before_discount: Nullable(Type.String({ description: 'lowest price in the 30 days before the discount began (EU Omnibus), exact decimal; null when unknown' })),
+  fake_discount: Nullable(Type.Boolean({ description: 'true when original_price is above every price of the last 90 days; null when not discounted or the history is too short to say' })),
+};
+
 export const DealsResponse = Type.Object({
-  items: Type.Array(Type.Object({ ...ProductRecord.properties, reference_price: NS, discount_pct: Type.Number() })),
+  items: Type.Array(Type.Object({
+    ...ProductRecord.properties, reference_price: NS, discount_pct: Type.Number(),
+    original_price: NS, ...DealCheckFields,
+  })),
   total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), has_more: Type.Boolean(), basis: S,
 });
 

@@ -1,4 +1,4 @@
-import type { CategoryNode } from '../../catalog/catalog-service.js';
+import type { CategoryNode, CheckedListing } from '../../catalog/catalog-service.js';
 import type { ListingView } from '../../catalog/listing-views.js';
 import type { PriceWindow } from '../../catalog/history-service.js';
 import { discountPct } from '../../domain/money.js';
@@ -30,11 +30,27 @@ function discount(v: ListingView): { original: string; pct: number } | null {
   if (!l.originalPrice) return null;
   const pct = discountPct(new Big(l.price), new Big(l.originalPrice));
   if (pct <= 0) return null;
-  const price = shown(v);
-  if (!v.converted) return { original: l.originalPrice, pct };
-  // The same ratio in the shown currency: the original converted as the price was.
-  const original = new Big(l.originalPrice).times(price.amount).div(l.price);
-  return { original: original.toFixed(price.amount.split('.')[1]?.length ?? 0), pct };
+  const original = inShown(v, l.originalPrice);
+  return original === null ? null : { original, pct };
+}
+
+/** A native amount of the listing in the shown currency: converted as the price was (the same ratio); null when the price is 0. */
+function inShown(v: ListingView, amount: string): string | null {
+  if (!v.converted) return amount;
+  const l = v.listing;
+  if (new Big(l.price).eq(0)) return null;
+  return new Big(amount).times(v.converted.amount).div(l.price).toFixed(v.converted.amount.split('.')[1]?.length ?? 0);
+}
+
+/** A surface B deal: the record with its honest-deal check (docs/deals.md), prices in the shown currency. */
+export function presentDeal({ view, check }: CheckedListing) {
+  const low = check?.priorLow == null ? null : inShown(view, check.priorLow);
+  return {
+    ...presentRecord(view),
+    discount_started_at: check?.discountStartedAt ?? null,
+    lowest_price_30d_before_discount: low === null ? null : num(low),
+    fake_discount: check?.originalNeverCharged ?? null,
+  };
 }
 
 const compactObject = <T extends Record<string, unknown>>(o: T): { [K in keyof T]?: NonNullable<T[K]> } =>

@@ -33,7 +33,18 @@ export const SearchResponse = Type.Object({
 });
 export const DetailResponse = Type.Object({ results: Type.Array(BRecord), total: Type.Integer(), page: Page, ...Timing });
 
-export const DealsResponse = Type.Object({ results: Type.Array(BRecord), total: Type.Integer(), page: Page, ...Timing });
+/** A deal: the record with its honest-deal check (docs/deals.md). */
+const DealRecord = Type.Object({
+  ...BRecord.properties,
+  discount_started_at: Nullable(Type.String({ description: 'when the current run of prices below original_price began; null when before the history' })),
+  lowest_price_30d_before_discount: Nullable(Type.Number({ description: 'lowest price in the 30 days before the discount began (EU Omnibus), in the shown currency; null when unknown' })),
+  fake_discount: Nullable(Type.Boolean({ description: 'true when original_price is above every price of the last 90 days; null when the history is too short to say' })),
+}, { description: 'Surface B product record with its honest-deal check' });
+export const DealsResponse = Type.Object({
+  results: Type.Array(DealRecord),
+  total: Type.Integer({ description: 'with exclude_fake_discounts, the deals less the flagged ones seen so far: exact on the last page' }),
+  page: Page, ...Timing,
+});
 
 const CompareRecord = Type.Object({
   id: S, title: S, price: Price, original_price: NN, brand: NS, rating: NN, review_count: Nullable(Type.Integer()), domain: S, url: S,

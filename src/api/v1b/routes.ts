@@ -11,7 +11,7 @@ import type { ListingFilter, SortKey } from '../../store/types.js';
 import { clean, priceBounds } from '../params.js';
 import { clickUrl } from './click-routes.js';
 import {
-  FIELD_NAMES, presentCategory, presentCategoryRecord, presentCompact, presentCompareRecord, presentDaily, presentFields,
+  FIELD_NAMES, presentCategory, presentCategoryRecord, presentCompact, presentCompareRecord, presentDaily, presentDeal, presentFields,
   presentGranular, presentRecord, presentSimilarRecord, type FieldName,
 } from './present.js';
 import {
@@ -163,10 +163,8 @@ export function routes(c: Container): FastifyPluginAsync {
       schema: { summary: 'Discounted products, biggest discount first (surface B)', querystring: DealsQuery, response: responses(DealsResponse) },
     }, async (req, reply) => {
       const q = req.query;
-      const r = await c.catalog.search({
-        sort: 'discount_desc', limit: q.limit, offset: q.offset, filter: { minDiscountPct: q.min_discount, countries: [q.country_code] },
-      }, { currency: q.currency });
-      return { results: r.items.map(presentRecord), total: r.total, page: { limit: q.limit, offset: q.offset }, ...timing(reply) };
+      const r = await c.catalog.discounted({ countries: [q.country_code] }, q.min_discount, q.limit, q.offset, { currency: q.currency, excludeFlagged: q.exclude_fake_discounts });
+      return { results: r.items.map(presentDeal), total: r.total, page: { limit: q.limit, offset: q.offset }, ...timing(reply) };
     });
 
     app.get('/v1/categories', {

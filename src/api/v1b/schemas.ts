@@ -45,6 +45,7 @@ export const DealsQuery = Query({
   min_discount: Num(0, 100, { default: 10, description: 'lowest discount against the original price, percent (default 10)' }),
   country_code: Country,
   currency: OneOf(CURRENCIES, { default: 'SGD', description: 'prices shown in (default SGD)' }),
+  exclude_fake_discounts: Bool('leave out deals whose original price was above every price of the last 90 days (fake_discount true); offset then counts the deals kept', false),
   limit: Limit(100, 20),
   offset: Offset,
 });

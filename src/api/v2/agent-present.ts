@@ -44,7 +44,10 @@ export function presentAgentRecord(item: AgentItem, inc: AgentIncludes = {}) {
 }
 
 function presentInsights({ signals: { agentInsights: i } }: AgentItem) {
-  return { buybox_winner: i.buyboxWinner, value_score: i.valueScore, recommendation_reason: i.recommendationReason };
+  return {
+    buybox_winner: i.buyboxWinner, value_score: i.valueScore, recommendation_reason: i.recommendationReason,
+    fake_discount: i.fakeDiscount, lowest_price_30d_before_discount: i.priorLow,
+  };
 }
 
 /** Agent price comparison highlights (spec 2.5): each null when nothing qualifies. */

@@ -13,6 +13,8 @@ export const AgentInsights = Type.Object({
   buybox_winner: Type.Boolean({ description: 'an offer no offer of its match group undercuts' }),
   value_score: NNum('0 to 1; null without a buy-box price to compare with'),
   recommendation_reason: Type.String({ description: 'plain words citing the numbers' }),
+  fake_discount: Nullable(Type.Boolean({ description: 'true when the original price is above every price of the last 90 days (docs/deals.md); null when not discounted or the history is too short' })),
+  lowest_price_30d_before_discount: Nullable(Type.String({ description: 'lowest price in the 30 days before the discount began (EU Omnibus), in the response currency; null when unknown' })),
 });
 
 export const PricePoint = Type.Object({ price: S, currency: S, observed_at: S }, { description: 'one observed price, in the response currency' });

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import type { Deal as CatalogDeal } from '../../catalog/catalog-service.js';
 import type { SortKey } from '../../store/types.js';
 import { defined, marketsOf, priceBounds } from '../lookup.js';
 import { numbered, presentProduct, productLine } from '../present.js';
@@ -44,6 +45,8 @@ const DealsArgs = z.object({
   min_discount_pct: z.number({ error: 'min_discount_pct must be a number from 0 to 100' }).min(0, 'min_discount_pct must be 0 or more')
     .max(100, 'min_discount_pct must be at most 100').default(10)
     .describe('how far below its own 90-day median price a listing must be, percent 0 to 100 (default 10)'),
+  exclude_fake_discounts: z.boolean({ error: 'exclude_fake_discounts must be true or false' }).default(false)
+    .describe('true: leave out deals whose original price was above every price of the last 90 days (fake_discount true); offset then counts the deals kept'),
   limit: IntArg('limit', 1, 50, 10, 'deals to return'),
   offset: IntArg('offset', 0, 10000, 0, 'deals to skip, to page on'),
 }).strict();
@@ -51,8 +54,22 @@ const DealsArgs = z.object({
 const Deal = Product.extend({
   reference_price: z.string().nullable().describe('the listing\'s median price of its last 90 days, in its own currency'),
   discount_pct: z.number().describe('how far the price is below reference_price, percent'),
+  original_price: z.string().nullable().describe('the advertised original ("was") price, in the listing\'s own currency'),
+  discount_started_at: z.string().nullable().describe('when the current run of prices below original_price began; null when not discounted or before the history'),
+  lowest_price_30d_before_discount: z.string().nullable().describe('lowest price in the 30 days before the discount began (EU Omnibus), own currency; null when unknown'),
+  fake_discount: z.boolean().nullable().describe('true when original_price is above every price of the last 90 days; null when not discounted or the history is too short to say'),
 });
 const DealsOut = z.object({ ...Page, items: z.array(Deal) });
+
+/** What the honest-deal check adds to a deal's line: the Omnibus low and the flag, with their numbers. */
+function checkText(d: CatalogDeal): string {
+  const c = d.check;
+  if (!c) return '';
+  const cur = d.view.listing.currency;
+  const low = c.priorLow === null ? '' : `; lowest in the 30 days before the discount ${c.priorLow} ${cur}`;
+  const flag = c.originalNeverCharged ? `; FAKE DISCOUNT: original ${d.view.listing.originalPrice} ${cur} is above every price of the last 90 days (highest ${c.highestRecent} ${cur})` : '';
+  return low + flag;
+}
 
 const more = (offset: number, shown: number, total: number) => (offset + shown < total ? `\nMore: call again with offset ${offset + shown}.` : '');
 
@@ -98,9 +115,12 @@ export function registerSearchTools(server: McpServer, s: McpServices, opts: Mcp
     inputSchema: DealsArgs, outputSchema: DealsOut, annotations: { ...READ_ONLY, title: 'Current deals' },
   }, guarded('deals', async (a) => {
     const filter = defined({ categoryLike: a.category, countries: marketsOf(a.country) });
-    const r = await s.catalog.deals(filter, a.min_discount_pct, a.limit, a.offset);
-    const items = r.items.map((d) => ({ ...presentProduct(d.view), reference_price: d.referencePrice, discount_pct: d.discountPct }));
-    const lines = r.items.map((d) => `${productLine(d.view)}; ${d.discountPct}% under its 90-day median ${d.referencePrice ?? '?'} ${d.view.listing.currency}`);
+    const r = await s.catalog.deals(filter, a.min_discount_pct, a.limit, a.offset, { excludeFlagged: a.exclude_fake_discounts });
+    const items = r.items.map((d) => ({
+      ...presentProduct(d.view), reference_price: d.referencePrice, discount_pct: d.discountPct, original_price: d.view.listing.originalPrice,
+      discount_started_at: d.check?.discountStartedAt ?? null, lowest_price_30d_before_discount: d.check?.priorLow ?? null, fake_discount: d.check?.originalNeverCharged ?? null,
+    }));
+    const lines = r.items.map((d) => `${productLine(d.view)}; ${d.discountPct}% under its 90-day median ${d.referencePrice ?? '?'} ${d.view.listing.currency}${checkText(d)}`);
     const head = r.total === 0 ? `No listing is ${a.min_discount_pct}% or more under its 90-day median here: lower min_discount_pct or drop a filter.` : `${r.total} deals; ${r.items.length} from ${a.offset + 1}:`;
     return ok({ total: r.total, offset: a.offset, has_more: a.offset + r.items.length < r.total, items }, [head, numbered(lines)].filter(Boolean).join('\n') + more(a.offset, r.items.length, r.total));
   }, opts.onError));
