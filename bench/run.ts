@@ -232,6 +232,13 @@ async function main() {
   all.push(await endpoint(load('SKU detail, cold (no URL twice)', base, (i) => `/v1/products/${encodeURIComponent(skus[i % skus.length])}?_n=${i}`, headers)));
   all.push(await endpoint(load('listing (20)', base, cycle(listing), headers)));
   all.push(await endpoint(load('search (limit 20, mix)', base, cycle(search), headers)));
+  // The same searches as an MCP tool call (issue 23: its p99 against REST's), queued and alone.
+  const mixed = queryMix(titles).all;
+  const mcpCall = (i: number) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_products', arguments: { query: mixed[i % mixed.length], limit: 20 } } });
+  const mcpHeaders = { ...headers, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+  all.push(await endpoint(load('MCP search_products (limit 20, mix)', base, () => '/mcp', mcpHeaders, mcpCall)));
+  all.push(await load('  search (limit 20, mix), 1 connection', base, cycle(search), headers, undefined, 1));
+  all.push(await load('  MCP search_products (limit 20, mix), 1 connection', base, () => '/mcp', mcpHeaders, mcpCall, 1));
   // Surface B, over the same catalog: UUIDs and category slugs as a client would read them.
   const exported = (await (await fetch(`${base}/v1/products/export?format=json&limit=2000&offset=0`, { headers })).json()) as Array<{ uuid: string }>;
   const uuids = exported.map((r) => r.uuid);
