@@ -21,6 +21,7 @@ import autocannon from 'autocannon';
 import { cpuSplit, freePort, pinned, pinSelf, rssPeakMb } from './processes.js';
 import { generateDemoRecords } from '../src/demo/generate.js';
 import { queryMix } from './query-mix.js';
+import { renderResult, type BenchResult, type Row } from './report.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -93,13 +94,6 @@ function cli(env: NodeJS.ProcessEnv, argv: string[]): string {
  * path; the measured run goes on from where the warm-up stopped, so a cold row never repeats one.
  */
 const WARMUP = 3;
-interface Row {
-  name: string; rps: number; p50: number; p99: number; errors: number;
-  /** The ceiling's req/s in the runs just before and just after this one. */
-  neighbours?: [number, number];
-  /** A batch endpoint's own ceiling (bare Fastify answering the same JSON). */
-  own?: number;
-}
 async function load(name: string, url: string, path: (i: number) => string, headers: Record<string, string>, body?: (i: number) => unknown,
   connections = CONNECTIONS, warmup = WARMUP): Promise<Row | null> {
   if (only && name !== CEILING && !only.test(name)) return null;
@@ -268,31 +262,17 @@ async function main() {
   const exited = new Promise((r) => server.once('exit', r));
   server.kill('SIGTERM');
   await exited;
-  const c = ceilings.map((r) => r.rps);
-  console.log(`\nstore ${args.store}, ${N} listings, ${CONNECTIONS} connections, ${DURATION}s each; ${split ? 'pinned' : 'NOT pinned'}`);
-  console.log(`ceiling (bare Fastify, 1 KB JSON) over ${c.length} runs between the endpoints: ${Math.min(...c)}-${Math.max(...c)} req/s, p99 ${Math.min(...ceilings.map((r) => r.p99))}-${Math.max(...ceilings.map((r) => r.p99))} ms`);
-  console.log('| endpoint | req/s | p50 ms | p99 ms | of ceiling (before-after) | of its own ceiling | errors |\n|---|---|---|---|---|---|---|');
-  const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
-  const above: string[] = [];
-  for (const r of results) {
-    const [b, a] = r.neighbours ?? [0, 0];
-    const share = r.neighbours ? `${pct(r.rps, (a + b) / 2)} (${pct(r.rps, b)}-${pct(r.rps, a)})` : '';
-    if (r.neighbours && r.rps > Math.min(a, b)) above.push(r.name);
-    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${share} | ${r.own ? pct(r.rps, r.own) : ''} | ${r.errors} |`);
-  }
-  if (above.length) console.log(`\nWARNING: above a neighbouring ceiling (not measured under the same conditions; see the spread): ${above.join('; ')}`);
   // A bulk load reports when its listings were stored and served, before it matched them.
   const stored = /stored in ([\d.]+) s/.exec(imported);
-  const storedNote = stored ? `; stored and served after ${stored[1]} s = ${Math.round(N / Number(stored[1]))} lines/s, matched after that` : '';
-  if (imported) console.log(`\nimport: ${N} lines in ${importSecs.toFixed(1)} s = ${Math.round(N / importSecs)} lines/s end to end${storedNote}; server peak RSS ${rss} MB`);
   // Machine-readable: what bench/RESULTS.md tables are written from.
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
   const json = join(out, `results-${args.store}-${N}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(json, JSON.stringify({
+  const result: BenchResult = {
     at: new Date().toISOString(), commit, store: args.store, listings: N, connections: CONNECTIONS, durationS: DURATION, pinned: split,
     ceilings, rows: results, import: imported ? { seconds: importSecs, storedSeconds: stored ? Number(stored[1]) : null } : null, serverPeakRssMb: rss,
-  }, null, 2));
-  console.log(`results: ${json}`);
+  };
+  writeFileSync(json, JSON.stringify(result, null, 2));
+  console.log(`\n${renderResult(result)}\n\nresults: ${json} (npx tsx bench/report.ts <file> prints this again)`);
   if (args.keep && args.store === 'sqlite') console.log(`kept: ${SQLITE_DB} (again: --db ${SQLITE_DB})`);
   if (!args.keep && !args.db) for (const f of [file, SQLITE_DB, `${SQLITE_DB}-wal`, `${SQLITE_DB}-shm`]) rmSync(f, { force: true });
   // The PostgreSQL catalog goes with it unless asked to keep it (--keep: inspect it with `?schema=bench_<pid>`).

@@ -1,0 +1,54 @@
+/**
+ * `npx tsx bench/report.ts bench/out/results-....json`: the Markdown of one `npm run bench` result,
+ * as bench/run.ts prints it and bench/RESULTS.md records it.
+ */
+import { readFileSync } from 'node:fs';
+
+export interface Row {
+  name: string; rps: number; p50: number; p99: number; errors: number;
+  /** The ceiling's req/s in the runs just before and just after this one. */
+  neighbours?: [number, number];
+  /** A batch endpoint's own ceiling (bare Fastify answering the same JSON). */
+  own?: number;
+}
+
+export interface BenchResult {
+  at: string; commit: string; store: string; listings: number; connections: number; durationS: number;
+  pinned: { service: string; load: string } | null;
+  ceilings: Row[]; rows: Row[];
+  import: { seconds: number; storedSeconds: number | null } | null;
+  serverPeakRssMb: number;
+}
+
+const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
+
+export function renderResult(r: BenchResult): string {
+  const c = r.ceilings.map((x) => x.rps);
+  const p99s = r.ceilings.map((x) => x.p99);
+  const lines = [
+    `store ${r.store}, ${r.listings} listings, ${r.connections} connections, ${r.durationS} s each, commit ${r.commit}; `
+      + (r.pinned ? `service and ceiling pinned to CPU ${r.pinned.service}, load generator to CPU ${r.pinned.load}` : 'NOT pinned'),
+    `ceiling (bare Fastify, 1 KB JSON), ${c.length} runs between the endpoints: ${Math.min(...c)}-${Math.max(...c)} req/s, p99 ${Math.min(...p99s)}-${Math.max(...p99s)} ms`,
+    '',
+    '| endpoint | req/s | p50 ms | p99 ms | of ceiling (before-after) | of its own ceiling | errors |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const above: string[] = [];
+  for (const x of r.rows) {
+    const [b, a] = x.neighbours ?? [0, 0];
+    const share = x.neighbours ? `${pct(x.rps, (a + b) / 2)} (${pct(x.rps, b)}-${pct(x.rps, a)})` : '';
+    if (x.neighbours && x.rps > Math.min(a, b)) above.push(x.name);
+    lines.push(`| ${x.name} | ${x.rps} | ${x.p50} | ${x.p99} | ${share} | ${x.own ? pct(x.rps, x.own) : ''} | ${x.errors} |`);
+  }
+  if (above.length) lines.push('', `WARNING: above a neighbouring ceiling (not measured under the same conditions; see the spread): ${above.join('; ')}`);
+  if (r.import) {
+    const stored = r.import.storedSeconds ? `; stored and served after ${r.import.storedSeconds} s = ${Math.round(r.listings / r.import.storedSeconds)} lines/s, matched after that` : '';
+    lines.push('', `import: ${r.listings} lines in ${r.import.seconds.toFixed(1)} s = ${Math.round(r.listings / r.import.seconds)} lines/s end to end${stored}`);
+  }
+  lines.push(`server peak RSS ${r.serverPeakRssMb} MB`);
+  return lines.join('\n');
+}
+
+if (process.argv[1]?.endsWith('report.ts') && process.argv[2]) {
+  console.log(renderResult(JSON.parse(readFileSync(process.argv[2], 'utf8')) as BenchResult));
+}
