@@ -53,7 +53,7 @@ export function cpuSplit(): { service: string; load: string } | null {
   const cpus = availableParallelism();
   if (cpus < 2 || spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status !== 0) return null;
   // The service gets the last CPU; the generator (and everything else) the others.
-  return { service: String(cpus - 1), load: `0-${cpus - 2}` };
+  return { service: String(cpus - 1), load: cpus === 2 ? '0' : `0-${cpus - 2}` };
 }
 
 /** Pins this process (and the children it starts later) to `cpus`. */
