@@ -11,12 +11,15 @@ const toClick = (r: ClickRow): ClickRecord => ({ listingId: r.listing_id, keyId:
 export class SqliteActivity implements ActivityStore {
   private readonly insertSearch: Statement;
   private readonly insertClick: Statement;
+  /** Read with every page of decision signals: prepared once, not per call. */
+  private readonly countClicks: Statement;
   private readonly writeSearches: (rows: SearchRecord[]) => void;
   private readonly writeClicks: (rows: ClickRecord[]) => void;
 
   constructor(private readonly db: Database) {
     this.insertSearch = db.prepare('INSERT INTO searches (key_id, job_id, query, total, created_at) VALUES (?, ?, ?, ?, ?)');
     this.insertClick = db.prepare('INSERT INTO clicks (listing_id, key_id, job_id, created_at) VALUES (?, ?, ?, ?)');
+    this.countClicks = db.prepare('SELECT listing_id, count(*) AS n FROM clicks WHERE listing_id IN (SELECT value FROM json_each(?)) AND created_at >= ? GROUP BY listing_id');
     this.writeSearches = db.transaction((rows: SearchRecord[]) => {
       for (const r of rows) this.insertSearch.run(r.keyId, r.jobId, r.query, r.total, r.at);
     });
@@ -49,8 +52,7 @@ export class SqliteActivity implements ActivityStore {
   async clickCounts(listingIds: number[], since: string): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     if (!listingIds.length) return out;
-    const rows = this.db.prepare(`SELECT listing_id, count(*) AS n FROM clicks WHERE listing_id IN (SELECT value FROM json_each(?)) AND created_at >= ? GROUP BY listing_id`)
-      .all(JSON.stringify(listingIds), since) as Array<{ listing_id: number; n: number }>;
+    const rows = this.countClicks.all(JSON.stringify(listingIds), since) as Array<{ listing_id: number; n: number }>;
     for (const r of rows) out.set(r.listing_id, r.n);
     return out;
   }

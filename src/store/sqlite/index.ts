@@ -10,6 +10,7 @@ import { indexForm } from '../../domain/search-text.js';
 import type { ApiKeyRecord, BulkLoadCapability, RecoveryCapability, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
 import { SqliteActivity } from './activity.js';
+import { Statements } from './listing-reads.js';
 import { SqliteCatalog } from './catalog.js';
 import { tuneForBulkImport } from './ingest.js';
 import { sqliteRecovery } from './recovery.js';
@@ -61,17 +62,20 @@ export function migrateSqlite(db: Database): void {
 }
 
 class SqliteEvents implements EventLogStore {
+  /** readAfter's shapes (one per set of kinds asked): the tail reads the log several times a second. */
+  private readonly statements: Statements;
   private readonly head: Statement;
   private readonly unlogged: Statement;
 
   constructor(private readonly db: Database) {
+    this.statements = new Statements(db, 50);
     this.head = db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck();
     this.unlogged = db.prepare("SELECT value FROM counters WHERE name = 'unlogged_changes'").pluck();
   }
 
   async readAfter(afterId: number, limit: number, kinds?: EventKind[]): Promise<CatalogEvent[]> {
     const filter = kinds?.length ? ` AND kind IN (${kinds.map(() => '?').join(',')})` : '';
-    const rows = this.db.prepare(`SELECT id, kind, listing_id, payload, created_at FROM events WHERE id > ?${filter} ORDER BY id LIMIT ?`)
+    const rows = this.statements.get(`SELECT id, kind, listing_id, payload, created_at FROM events WHERE id > ?${filter} ORDER BY id LIMIT ?`)
       .all(afterId, ...(kinds ?? []), limit) as Array<{ id: number; kind: EventKind; listing_id: number; payload: string; created_at: string }>;
     return rows.map((r) => ({ id: r.id, listingId: r.listing_id, createdAt: r.created_at, change: decodeChange(r.kind, r.payload) }));
   }
