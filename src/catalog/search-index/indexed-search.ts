@@ -2,6 +2,7 @@ import type { Listing } from '../../domain/listing.js';
 import { derivedColumns } from '../../domain/listing-columns.js';
 import type { CatalogStore, CategoryCount, EventLogStore, SearchQuery } from '../../store/types.js';
 import { TwoGenerationCache } from '../../domain/id-caches.js';
+import type { TermLookup } from '../../domain/search-text.js';
 import { SearchIndex, type IndexAnswer, type IndexDoc } from './search-index.js';
 
 /** A search waits for the index to apply at most this many new events; beyond, the store answers while it catches up. */
@@ -97,6 +98,11 @@ export class IndexedSearch {
     let answer = this.answers.get(key);
     if (!answer) this.answers.set(key, (answer = this.index.search(q)));
     return answer;
+  }
+
+  /** The index's vocabulary for forgiving queries once it is built; null before (the store's serves). */
+  vocabulary(): TermLookup | null {
+    return this.status === 'ready' ? this.index.vocabulary : null;
   }
 
   /** The store's `categories` from the index; null when the store must answer (as for `search`). */

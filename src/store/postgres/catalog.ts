@@ -18,7 +18,8 @@ import { LISTING_COLUMNS } from './columns.js';
 import { PgIngestWriter } from './ingest.js';
 import { batchReads, rowsPerKey } from './batch.js';
 import { cond, one, rows } from './sql.js';
-import { RANK_WEIGHTS, tsqueryLiteral } from './text-search.js';
+import { RANK_WEIGHTS, tsqueryGroups, tsqueryLiteral } from './text-search.js';
+import { widened } from '../../domain/search-text.js';
 
 const SCAN_CHUNK = 500;
 const SELECT = `SELECT ${LISTING_COLUMNS}`;
@@ -136,7 +137,8 @@ export class PgCatalog implements CatalogStore {
   }
 
   async search(q: SearchQuery): Promise<SearchResult> {
-    const match = q.text ? tsqueryLiteral(q.text) : null;
+    const groups = q.text && q.terms?.length ? q.terms : null;
+    const match = groups ? tsqueryGroups(groups) : q.text ? tsqueryLiteral(q.text) : null;
     if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined, ...(q.filterFacets ? { filterFacets: emptyFilterFacets() } : {}) };
     const w = whereOf(q.filter);
     // The tsquery is bound once and named `fq.q` for the match and the rank.
@@ -148,7 +150,11 @@ export class PgCatalog implements CatalogStore {
     const keyParams: unknown[] = [];
     // Products first (accessories after them, each by rank) when the query names a product.
     const first = match && q.sort === 'relevance' && q.productsFirst ? 'l.accessory, ' : '';
-    let order = match && q.sort === 'relevance' ? `${first}ts_rank_cd(${RANK_WEIGHTS}, l.tsv, fq.q) DESC, l.id DESC` : orderOf(q.sort, false);
+    // A widened query ranks the listings matching its exact terms first (docs/search.md).
+    const exactFirst = groups && q.sort === 'relevance' && widened(groups) ? tsqueryGroups(groups, true) : null;
+    const tier = exactFirst ? 'NOT (l.tsv @@ ?::tsquery), ' : '';
+    const orderParams: unknown[] = exactFirst ? [exactFirst] : [];
+    let order = match && q.sort === 'relevance' ? `${tier}${first}ts_rank_cd(${RANK_WEIGHTS}, l.tsv, fq.q) DESC, l.id DESC` : orderOf(q.sort, false);
     if (q.afterId !== undefined) {
       if (q.sort === 'price_asc' || q.sort === 'price_desc') {
         const op = q.sort === 'price_asc' ? '>' : '<';
@@ -156,13 +162,14 @@ export class PgCatalog implements CatalogStore {
       } else {
         keyset = ' AND l.id > ?';
         order = 'l.id ASC';
+        orderParams.length = 0;
       }
       keyParams.push(q.afterId);
     }
     const [total, listings, facets, filterFacets] = await Promise.all([
       !match && w.sql === '1' ? this.count() : this.countWhere(from, base),
       this.listings(`${SELECT} FROM ${from}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`,
-        [...base, ...keyParams, q.limit, q.afterId !== undefined ? 0 : q.offset]),
+        [...base, ...keyParams, ...orderParams, q.limit, q.afterId !== undefined ? 0 : q.offset]),
       q.facets ? this.facets(from, base) : Promise.resolve(undefined),
       q.filterFacets ? this.filterFacets(from, base) : Promise.resolve(undefined),
     ]);
@@ -243,6 +250,11 @@ export class PgCatalog implements CatalogStore {
   async priceMoves(since: string, filter: ListingFilter): Promise<PriceMove[]> {
     const { sql, params } = priceMovesQuery(since, filter);
     return (await rows<PriceMoveRow>(this.pool, sql, params)).map(toPriceMove);
+  }
+
+  async searchTerms(): Promise<Array<[string, number]>> {
+    const found = await rows<{ word: string; ndoc: number }>(this.pool, "SELECT word, ndoc FROM ts_stat('SELECT tsv FROM listings')");
+    return found.map((r) => [r.word, Number(r.ndoc)]);
   }
 
   async searchDocs(afterId: number, limit: number): Promise<SearchDoc[]> {

@@ -12,7 +12,8 @@ import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-mo
 import type { PriceMove } from '../../domain/trending.js';
 import { AVAILABILITY_COUNTS, LOOKUP_COLUMN, brandCountsSql } from '../sql/lookups.js';
 import { collectObservations, observationsForSql, type ObservationRow } from '../sql/signals.js';
-import { ftsQuery } from './fts-query.js';
+import { ftsGroups, ftsQuery } from './fts-query.js';
+import { widened } from '../../domain/search-text.js';
 import { SqliteIngestWriter } from './ingest.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
 import { IN_LIST_MAX, inList, listingColumns, rowOf, Statements } from './listing-reads.js';
@@ -172,7 +173,8 @@ export class SqliteCatalog implements CatalogStore {
   }
 
   async search(q: SearchQuery): Promise<SearchResult> {
-    const match = q.text ? ftsQuery(q.text) : null;
+    const groups = q.text && q.terms?.length ? q.terms : null;
+    const match = groups ? ftsGroups(groups) : q.text ? ftsQuery(q.text) : null;
     if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined, ...(q.filterFacets ? { filterFacets: emptyFilterFacets() } : {}) };
     const w = whereOf(q.filter);
     const from = match
@@ -183,7 +185,11 @@ export class SqliteCatalog implements CatalogStore {
     const keyParams: unknown[] = [];
     // Products first (accessories after them, each by rank) when the query names a product.
     const productsFirst = !!(match && q.sort === 'relevance' && q.productsFirst);
-    let order = match && q.sort === 'relevance' ? `${productsFirst ? 'l.accessory, ' : ''}${RANK}, l.id DESC` : orderOf(q.sort, false);
+    // A widened query ranks the listings matching its exact terms first (docs/search.md).
+    const exactFirst = groups && q.sort === 'relevance' && widened(groups) ? ftsGroups(groups, true) : null;
+    const tier = (id: string) => (exactFirst ? `${id} NOT IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?), ` : '');
+    const orderParams = exactFirst ? [exactFirst] : [];
+    let order = match && q.sort === 'relevance' ? `${tier('l.id')}${productsFirst ? 'l.accessory, ' : ''}${RANK}, l.id DESC` : orderOf(q.sort, false);
     if (q.afterId !== undefined) {
       // Deep paging by id: keyset on (sort value, id) for price sorts, on id alone otherwise.
       if (q.sort === 'price_asc' || q.sort === 'price_desc') {
@@ -192,6 +198,7 @@ export class SqliteCatalog implements CatalogStore {
       } else {
         keyset = ' AND l.id > ?';
         order = 'l.id ASC';
+        orderParams.length = 0;
       }
       keyParams.push(q.afterId);
     }
@@ -204,10 +211,10 @@ export class SqliteCatalog implements CatalogStore {
         : (this.db.prepare(`SELECT count(*) FROM ${from}${w.sql}`).pluck().get(...base) as number);
     // Sort ids only, then read the page's rows: sorting whole rows of every match makes common words slow.
     const ids = bare && !keyset && q.sort === 'relevance' && !productsFirst
-      ? (this.db.prepare(`SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY ${RANK}, rowid DESC LIMIT ? OFFSET ?`).pluck()
-        .all(match, q.limit, q.offset) as number[])
+      ? (this.db.prepare(`SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY ${tier('rowid')}${RANK}, rowid DESC LIMIT ? OFFSET ?`).pluck()
+        .all(match, ...orderParams, q.limit, q.offset) as number[])
       : (this.db.prepare(`SELECT l.id FROM ${from}${w.sql}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`).pluck()
-        .all(...base, ...keyParams, q.limit, q.afterId !== undefined ? 0 : q.offset) as number[]);
+        .all(...base, ...keyParams, ...orderParams, q.limit, q.afterId !== undefined ? 0 : q.offset) as number[]);
     const listings = await this.getMany(ids);
     return {
       listings, total, facets: q.facets ? this.facets(from, w.sql, base) : undefined,
@@ -284,6 +291,12 @@ export class SqliteCatalog implements CatalogStore {
   async priceMoves(since: string, filter: ListingFilter): Promise<PriceMove[]> {
     const { sql, params } = priceMovesQuery(since, filter);
     return (this.db.prepare(sql).all(...params) as PriceMoveRow[]).map(toPriceMove);
+  }
+
+  async searchTerms(): Promise<Array<[string, number]>> {
+    // fts5vocab over the FTS index, in this connection's temp schema: a view, nothing stored.
+    this.db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.listings_fts_terms USING fts5vocab(main, listings_fts, row)');
+    return this.db.prepare('SELECT term, doc FROM temp.listings_fts_terms').raw().all() as Array<[string, number]>;
   }
 
   async searchDocs(afterId: number, limit: number): Promise<SearchDoc[]> {
