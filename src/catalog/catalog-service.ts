@@ -146,7 +146,7 @@ export class CatalogService {
 
   /** The text's forgiving form against the index's vocabulary, else the store's (docs/search.md). */
   private async forgiving(text: string): Promise<TermGroup[] | undefined> {
-    const vocab = this.index?.vocabulary() ?? await this.storeVocabulary.lookup();
+    const vocab = (await this.index?.vocabulary()) ?? await this.storeVocabulary.lookup();
     return forgivingQuery(text, vocab) ?? undefined;
   }
 

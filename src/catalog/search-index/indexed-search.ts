@@ -100,9 +100,13 @@ export class IndexedSearch {
     return answer;
   }
 
-  /** The index's vocabulary for forgiving queries once it is built; null before (the store's serves). */
-  vocabulary(): TermLookup | null {
-    return this.status === 'ready' ? this.index.vocabulary : null;
+  /**
+   * The index's vocabulary for forgiving queries, brought up to the log's head as `search` is; null
+   * when the index cannot answer (building, or too far behind), and then the store's serves.
+   */
+  async vocabulary(): Promise<TermLookup | null> {
+    if (this.status !== 'ready' || !(await this.current())) return null;
+    return this.index.vocabulary;
   }
 
   /** The store's `categories` from the index; null when the store must answer (as for `search`). */
