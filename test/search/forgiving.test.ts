@@ -51,17 +51,19 @@ describe('the forgiving rule (domain/search-text.ts)', () => {
     const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
     const word = (n: number) => Array.from({ length: n }, () => 'abcde'[Math.floor(rand() * 5)]).join('');
     const docs: Record<string, number> = {};
-    for (let i = 0; i < 800; i++) docs[word(3 + Math.floor(rand() * 8))] = 1 + Math.floor(rand() * 9);
+    for (let i = 0; i < 800; i++) docs[word(3 + Math.floor(rand() * 10))] = 1 + Math.floor(rand() * 9);
     docs.abcd1 = 9;
+    docs.abcde1 = 9;
     const v = vocabOf(docs);
-    for (let i = 0; i < 60; i++) {
-      const q = word(5 + Math.floor(rand() * 6));
-      for (const k of [1, 2]) {
+    for (let i = 0; i < 120; i++) {
+      const q = word(5 + Math.floor(rand() * 8));
+      for (const k of [1, typoBudget(q)]) {
         const expected = Object.keys(docs).filter((t) => t !== q && !/\d/.test(t) && osa(q, t) <= k)
           .sort((a, b) => osa(q, a) - osa(q, b) || docs[b] - docs[a] || (a < b ? -1 : 1));
         expect(v.near(q, k, 1000), `${q} ${k}`).toEqual(expected);
       }
     }
     expect(v.completions('abcd', 1000)).not.toContain('abcd1');
+    expect(v.near('abcdf', 1, 1000)).not.toContain('abcde1');
   });
 });
