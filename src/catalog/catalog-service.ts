@@ -6,7 +6,7 @@ import { TwoGenerationCache } from '../domain/id-caches.js';
 import type { Listing } from '../domain/listing.js';
 import { discountPct } from '../domain/money.js';
 import { slugify } from '../domain/slug.js';
-import { forgivingQuery, type TermGroup } from '../domain/search-text.js';
+import { forgivingQuery, widened, type TermGroup } from '../domain/search-text.js';
 import { titleSimilarity, titleWords } from '../domain/similarity.js';
 import { rankTrending, TRENDING_WINDOW_DAYS, type Trend } from '../domain/trending.js';
 import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
@@ -234,8 +234,34 @@ export class CatalogService {
     return candidates;
   }
 
+  /**
+   * A widened query (`forgivingQuery`) in relevance order (docs/search.md): the listings that match
+   * every token exactly, ranked as the query without forgiveness ranks them, then the ones that
+   * need a correction or completion, by their own rank. The total and facets count both.
+   */
+  private async findForgiving(q: SearchQuery & { terms: TermGroup[] }): Promise<SearchResult> {
+    const want = q.offset + q.limit;
+    const counts = q.facets || q.filterFacets;
+    const exact = await this.engine({ ...q, terms: q.terms.map((g) => ({ exact: g.exact, near: [] })), offset: 0, limit: want, facets: undefined, filterFacets: undefined });
+    const filled = exact.listings.length >= want;
+    const rest = filled ? null : await this.engine({ ...q, exceptExact: true, offset: 0, limit: want - exact.listings.length, facets: undefined, filterFacets: undefined });
+    // Every match counted once more only when the page alone does not give the total (or facets are asked).
+    const all = filled || counts ? await this.engine({ ...q, offset: 0, limit: 0 }) : null;
+    return {
+      listings: [...exact.listings, ...(rest?.listings ?? [])].slice(q.offset, want),
+      total: all ? all.total : exact.total + rest!.total,
+      facets: all?.facets,
+      ...(all?.filterFacets ? { filterFacets: all.filterFacets } : {}),
+    };
+  }
+
   /** The in-memory index when it can answer (built, and holding every filter asked), else the store. */
   private async find(q: SearchQuery): Promise<SearchResult> {
+    if (q.terms && widened(q.terms) && q.sort === 'relevance' && q.afterId === undefined && !q.exceptExact) return this.findForgiving({ ...q, terms: q.terms });
+    return this.engine(q);
+  }
+
+  private async engine(q: SearchQuery): Promise<SearchResult> {
     const hit = await this.index?.search(q);
     if (!hit) return this.store.search(q);
     const byId = await this.listings.getMany(hit.ids, async (ids) => new Map((await this.store.getMany(ids)).map((l) => [l.id, l])));

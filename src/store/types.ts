@@ -51,6 +51,12 @@ export interface SearchQuery {
    * search is a shopper's; without it the text's words alone are matched, each exactly.
    */
   terms?: TermGroup[];
+  /**
+   * With `terms`: only the listings that need a correction or completion for some token (not
+   * holding an exact term of every token): the second tier of a forgiving search, which the
+   * catalog service ranks after the exact matches.
+   */
+  exceptExact?: boolean;
   filter: ListingFilter;
   sort: SortKey;
   limit: number;

@@ -1,4 +1,4 @@
-import { indexTokens, searchWords, widened, type TermGroup } from '../../domain/search-text.js';
+import { indexTokens, searchWords, type TermGroup } from '../../domain/search-text.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 import type { CategoryCount, FacetBucket, Facets, FilterFacets, ListingFilter, SearchQuery, SortKey } from '../../store/types.js';
 import { Columns, STOCK_KINDS, type IndexDoc } from './columns.js';
@@ -132,38 +132,38 @@ export class SearchIndex {
     const accept = this.predicate(q.filter);
     const keyset = q.afterId !== undefined;
     const want = keyset ? q.limit : q.offset + q.limit;
-    if (!forgiving && lists?.length === 1 && !accept && !keyset && !q.facets && !q.filterFacets && q.sort === 'relevance') {
+    if (!forgiving && !q.exceptExact && lists?.length === 1 && !accept && !keyset && !q.facets && !q.filterFacets && q.sort === 'relevance') {
       return { ids: this.topOfTerm(lists[0], want, !!q.productsFirst).slice(q.offset), total: lists[0].n };
     }
     const ranked = lists !== null && q.sort === 'relevance' && !keyset;
     const order = this.orderOf(q.sort, keyset, ranked);
     const top = new TopK(want, order.tieAscending);
-    // Products first: accessories rank in a heap of their own and follow every product; and with a
-    // widened query, listings matched only through a correction or completion follow the exact ones.
+    // Products first: accessories rank in a heap of their own and follow every product.
     const accessories = ranked && q.productsFirst ? new TopK(want, order.tieAscending) : null;
-    const widenedTier = ranked && forgiving && widened(q.terms!) ? [new TopK(want, order.tieAscending), accessories && new TopK(want, order.tieAscending)] as const : null;
     const accessory = this.cols.accessory;
+    // Without alternatives every match is exact: the second tier is empty, as on the store.
+    const exceptExact = !!(q.terms && q.exceptExact);
     const after = keyset ? this.keysetTest(q.sort, q.afterId!) : null;
     const facets = q.facets ? new FacetCounter(this.cols) : null;
     const filters = q.filterFacets ? new FilterCounter(this.cols) : null;
     let total = 0;
-    const visit = (id: number, score: number, exact = true) => {
+    const visit = (id: number, score: number, exact = forgiving === null) => {
+      if (exceptExact && exact) return;
       if (accept && !accept(id)) return;
       total++;
       facets?.add(id);
       filters?.add(id);
       if (after && !after(id)) return;
-      const tier = widenedTier && !exact ? widenedTier : [top, accessories] as const;
-      (tier[1] && accessory[id] ? tier[1] : tier[0]).push(ranked ? score : order.key!(id), id);
+      (accessories && accessory[id] ? accessories : top).push(ranked ? score : order.key!(id), id);
     };
-    if (forgiving) this.intersectGroups(forgiving, ranked, visit);
+    if (forgiving && (ranked || exceptExact)) this.intersectGroups(forgiving, ranked, visit);
+    else if (forgiving) this.intersect(forgiving.lists, false, visit);
     else if (lists) this.intersect(lists, ranked, visit);
     else {
       const alive = this.cols.alive;
       for (let id = 1; id < alive.length; id++) if (alive[id]) visit(id, 0);
     }
-    const heaps = [top, accessories, ...(widenedTier ?? [])].filter((h): h is TopK => h !== null);
-    const page = (keyset && after === null) ? [] : heaps.length > 1 ? heaps.flatMap((h) => h.sorted()).slice(0, want) : top.sorted();
+    const page = (keyset && after === null) ? [] : accessories ? [...top.sorted(), ...accessories.sorted()].slice(0, want) : top.sorted();
     return { ids: keyset ? page : page.slice(q.offset), total, facets: facets?.result(), ...(filters ? { filterFacets: filters.result() } : {}) };
   }
 

@@ -19,7 +19,6 @@ import { PgIngestWriter } from './ingest.js';
 import { batchReads, rowsPerKey } from './batch.js';
 import { cond, one, rows } from './sql.js';
 import { RANK_WEIGHTS, tsqueryGroups, tsqueryLiteral } from './text-search.js';
-import { widened } from '../../domain/search-text.js';
 
 const SCAN_CHUNK = 500;
 const SELECT = `SELECT ${LISTING_COLUMNS}`;
@@ -142,19 +141,17 @@ export class PgCatalog implements CatalogStore {
     if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined, ...(q.filterFacets ? { filterFacets: emptyFilterFacets() } : {}) };
     const w = whereOf(q.filter);
     // The tsquery is bound once and named `fq.q` for the match and the rank.
+    // The second tier of a forgiving search: not the listings matching every token exactly.
+    const except = groups && q.exceptExact ? tsqueryGroups(groups, true) : null;
     const from = match
-      ? `listings l CROSS JOIN (SELECT ?::tsquery AS q) fq WHERE l.tsv @@ fq.q AND ${cond(w.sql)}`
+      ? `listings l CROSS JOIN (SELECT ?::tsquery AS q) fq WHERE l.tsv @@ fq.q AND ${except ? 'NOT (l.tsv @@ ?::tsquery) AND ' : ''}${cond(w.sql)}`
       : `listings l WHERE ${cond(w.sql)}`;
-    const base = match ? [match, ...w.params] : w.params;
+    const base = match ? [match, ...(except ? [except] : []), ...w.params] : w.params;
     let keyset = '';
     const keyParams: unknown[] = [];
     // Products first (accessories after them, each by rank) when the query names a product.
     const first = match && q.sort === 'relevance' && q.productsFirst ? 'l.accessory, ' : '';
-    // A widened query ranks the listings matching its exact terms first (docs/search.md).
-    const exactFirst = groups && q.sort === 'relevance' && widened(groups) ? tsqueryGroups(groups, true) : null;
-    const tier = exactFirst ? 'NOT (l.tsv @@ ?::tsquery), ' : '';
-    const orderParams: unknown[] = exactFirst ? [exactFirst] : [];
-    let order = match && q.sort === 'relevance' ? `${tier}${first}ts_rank_cd(${RANK_WEIGHTS}, l.tsv, fq.q) DESC, l.id DESC` : orderOf(q.sort, false);
+    let order = match && q.sort === 'relevance' ? `${first}ts_rank_cd(${RANK_WEIGHTS}, l.tsv, fq.q) DESC, l.id DESC` : orderOf(q.sort, false);
     if (q.afterId !== undefined) {
       if (q.sort === 'price_asc' || q.sort === 'price_desc') {
         const op = q.sort === 'price_asc' ? '>' : '<';
@@ -162,14 +159,13 @@ export class PgCatalog implements CatalogStore {
       } else {
         keyset = ' AND l.id > ?';
         order = 'l.id ASC';
-        orderParams.length = 0;
       }
       keyParams.push(q.afterId);
     }
     const [total, listings, facets, filterFacets] = await Promise.all([
       !match && w.sql === '1' ? this.count() : this.countWhere(from, base),
       this.listings(`${SELECT} FROM ${from}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`,
-        [...base, ...keyParams, ...orderParams, q.limit, q.afterId !== undefined ? 0 : q.offset]),
+        [...base, ...keyParams, q.limit, q.afterId !== undefined ? 0 : q.offset]),
       q.facets ? this.facets(from, base) : Promise.resolve(undefined),
       q.filterFacets ? this.filterFacets(from, base) : Promise.resolve(undefined),
     ]);

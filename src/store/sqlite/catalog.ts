@@ -13,7 +13,6 @@ import type { PriceMove } from '../../domain/trending.js';
 import { AVAILABILITY_COUNTS, LOOKUP_COLUMN, brandCountsSql } from '../sql/lookups.js';
 import { collectObservations, observationsForSql, type ObservationRow } from '../sql/signals.js';
 import { ftsGroups, ftsQuery } from './fts-query.js';
-import { widened } from '../../domain/search-text.js';
 import { SqliteIngestWriter } from './ingest.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
 import { IN_LIST_MAX, inList, listingColumns, rowOf, Statements } from './listing-reads.js';
@@ -177,19 +176,17 @@ export class SqliteCatalog implements CatalogStore {
     const match = groups ? ftsGroups(groups) : q.text ? ftsQuery(q.text) : null;
     if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined, ...(q.filterFacets ? { filterFacets: emptyFilterFacets() } : {}) };
     const w = whereOf(q.filter);
+    // The second tier of a forgiving search: not the listings matching every token exactly.
+    const except = groups && q.exceptExact ? ftsGroups(groups, true) : null;
     const from = match
-      ? 'listings_fts JOIN listings l ON l.id = listings_fts.rowid WHERE listings_fts MATCH ? AND '
+      ? `listings_fts JOIN listings l ON l.id = listings_fts.rowid WHERE listings_fts MATCH ? AND ${except ? 'l.id NOT IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?) AND ' : ''}`
       : 'listings l WHERE ';
-    const base = match ? [match, ...w.params] : w.params;
+    const base = match ? [match, ...(except ? [except] : []), ...w.params] : w.params;
     let keyset = '';
     const keyParams: unknown[] = [];
     // Products first (accessories after them, each by rank) when the query names a product.
     const productsFirst = !!(match && q.sort === 'relevance' && q.productsFirst);
-    // A widened query ranks the listings matching its exact terms first (docs/search.md).
-    const exactFirst = groups && q.sort === 'relevance' && widened(groups) ? ftsGroups(groups, true) : null;
-    const tier = (id: string) => (exactFirst ? `${id} NOT IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?), ` : '');
-    const orderParams = exactFirst ? [exactFirst] : [];
-    let order = match && q.sort === 'relevance' ? `${tier('l.id')}${productsFirst ? 'l.accessory, ' : ''}${RANK}, l.id DESC` : orderOf(q.sort, false);
+    let order = match && q.sort === 'relevance' ? `${productsFirst ? 'l.accessory, ' : ''}${RANK}, l.id DESC` : orderOf(q.sort, false);
     if (q.afterId !== undefined) {
       // Deep paging by id: keyset on (sort value, id) for price sorts, on id alone otherwise.
       if (q.sort === 'price_asc' || q.sort === 'price_desc') {
@@ -198,12 +195,11 @@ export class SqliteCatalog implements CatalogStore {
       } else {
         keyset = ' AND l.id > ?';
         order = 'l.id ASC';
-        orderParams.length = 0;
       }
       keyParams.push(q.afterId);
     }
     // Count and rank over the FTS index alone when there is no filter: no listing row is touched.
-    const bare = match && w.sql === '1';
+    const bare = match && w.sql === '1' && !except;
     const total = !match && w.sql === '1' && !keyset
       ? await this.count()
       : bare
@@ -211,10 +207,10 @@ export class SqliteCatalog implements CatalogStore {
         : (this.db.prepare(`SELECT count(*) FROM ${from}${w.sql}`).pluck().get(...base) as number);
     // Sort ids only, then read the page's rows: sorting whole rows of every match makes common words slow.
     const ids = bare && !keyset && q.sort === 'relevance' && !productsFirst
-      ? (this.db.prepare(`SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY ${tier('rowid')}${RANK}, rowid DESC LIMIT ? OFFSET ?`).pluck()
-        .all(match, ...orderParams, q.limit, q.offset) as number[])
+      ? (this.db.prepare(`SELECT rowid FROM listings_fts WHERE listings_fts MATCH ? ORDER BY ${RANK}, rowid DESC LIMIT ? OFFSET ?`).pluck()
+        .all(match, q.limit, q.offset) as number[])
       : (this.db.prepare(`SELECT l.id FROM ${from}${w.sql}${keyset} ORDER BY ${order} LIMIT ? OFFSET ?`).pluck()
-        .all(...base, ...keyParams, ...orderParams, q.limit, q.afterId !== undefined ? 0 : q.offset) as number[]);
+        .all(...base, ...keyParams, q.limit, q.afterId !== undefined ? 0 : q.offset) as number[]);
     const listings = await this.getMany(ids);
     return {
       listings, total, facets: q.facets ? this.facets(from, w.sql, base) : undefined,
