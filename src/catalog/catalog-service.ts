@@ -14,6 +14,7 @@ import type { ListingView, ListingViews, Money } from './listing-views.js';
 import { READ_CACHE_MS, ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
 import { StoreVocabulary } from './search-vocabulary.js';
+import { forgivingPage } from './forgiving-search.js';
 
 export interface CategoryNode { name: string; slug: string; path: string[]; count: number; children: CategoryNode[] }
 
@@ -234,30 +235,15 @@ export class CatalogService {
     return candidates;
   }
 
-  /**
-   * A widened query (`forgivingQuery`) in relevance order (docs/search.md): the listings that match
-   * every token exactly, ranked as the query without forgiveness ranks them, then the ones that
-   * need a correction or completion, by their own rank. The total and facets count both.
-   */
-  private async findForgiving(q: SearchQuery & { terms: TermGroup[] }): Promise<SearchResult> {
-    const want = q.offset + q.limit;
-    const counts = q.facets || q.filterFacets;
-    const exact = await this.engine({ ...q, terms: q.terms.map((g) => ({ exact: g.exact, near: [] })), offset: 0, limit: want, facets: undefined, filterFacets: undefined });
-    const filled = exact.listings.length >= want;
-    const rest = filled ? null : await this.engine({ ...q, exceptExact: true, offset: 0, limit: want - exact.listings.length, facets: undefined, filterFacets: undefined });
-    // Every match counted once more only when the page alone does not give the total (or facets are asked).
-    const all = filled || counts ? await this.engine({ ...q, offset: 0, limit: 0 }) : null;
-    return {
-      listings: [...exact.listings, ...(rest?.listings ?? [])].slice(q.offset, want),
-      total: all ? all.total : exact.total + rest!.total,
-      facets: all?.facets,
-      ...(all?.filterFacets ? { filterFacets: all.filterFacets } : {}),
-    };
-  }
-
   /** The in-memory index when it can answer (built, and holding every filter asked), else the store. */
   private async find(q: SearchQuery): Promise<SearchResult> {
-    if (q.terms && widened(q.terms) && q.sort === 'relevance' && q.afterId === undefined && !q.exceptExact) return this.findForgiving({ ...q, terms: q.terms });
+    if (q.terms && widened(q.terms) && q.sort === 'relevance' && q.afterId === undefined && !q.exceptExact) {
+      const { items, ...rest } = await forgivingPage({ ...q, terms: q.terms }, async (one) => {
+        const { listings, ...r } = await this.engine(one);
+        return { items: listings, ...r };
+      });
+      return { listings: items, ...rest };
+    }
     return this.engine(q);
   }
 
