@@ -135,7 +135,11 @@ export class SearchIndex {
     if (!forgiving && !q.exceptExact && lists?.length === 1 && !accept && !keyset && !q.facets && !q.filterFacets && q.sort === 'relevance') {
       return { ids: this.topOfTerm(lists[0], want, !!q.productsFirst).slice(q.offset), total: lists[0].n };
     }
-    const ranked = lists !== null && q.sort === 'relevance' && !keyset;
+    // A count of one widened token (the total of a forgiving page): its merged list's length.
+    if (forgiving && lists!.length === 1 && want === 0 && !accept && !keyset && !q.facets && !q.filterFacets && !q.exceptExact) {
+      return { ids: [], total: lists![0].n };
+    }
+    const ranked = lists !== null && q.sort === 'relevance' && !keyset && want > 0;
     const order = this.orderOf(q.sort, keyset, ranked);
     const top = new TopK(want, order.tieAscending);
     // Products first: accessories rank in a heap of their own and follow every product.
