@@ -6,6 +6,7 @@ import { TwoGenerationCache } from '../domain/id-caches.js';
 import type { Listing } from '../domain/listing.js';
 import { discountPct } from '../domain/money.js';
 import { slugify } from '../domain/slug.js';
+import { forgivingQuery, widened, type TermGroup } from '../domain/search-text.js';
 import { titleSimilarity, titleWords } from '../domain/similarity.js';
 import { rankTrending, TRENDING_WINDOW_DAYS, type Trend } from '../domain/trending.js';
 import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
@@ -14,6 +15,8 @@ import { READ_CACHE_MS, ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
 import { checkedPage } from './deal-checks.js';
 import type { DealCheck } from '../domain/honest-deal.js';
+import { StoreVocabulary } from './search-vocabulary.js';
+import { forgivingPage } from './forgiving-search.js';
 
 export interface CategoryNode { name: string; slug: string; path: string[]; count: number; children: CategoryNode[] }
 
@@ -84,6 +87,7 @@ export class CatalogService {
   private readonly brandCache = new Map<string, { at: number; brands: Promise<BrandEntry[]> }>();
   private readonly listings: ReadCache<Listing>;
   /** The candidates of a brand or category (`similar`), as read: every listing of one shares them. */
+  private readonly storeVocabulary: StoreVocabulary;
   private similarLists = new TwoGenerationCache<string, { at: number; candidates: SimilarCandidate[] }>(SIMILAR_LISTS);
 
   constructor(
@@ -93,10 +97,13 @@ export class CatalogService {
     private readonly index: IndexedSearch | null = null,
   ) {
     this.listings = new ReadCache(now);
+    this.storeVocabulary = new StoreVocabulary(store, () => now().getTime());
   }
 
   /** A text query that names a product ranks it above its accessories (docs/ranking.md). */
-  async search(q: SearchQuery, opts: { currency?: Currency; highlight?: boolean } = {}): Promise<SearchPage> {
+  async search(q: SearchQuery, opts: { currency?: Currency; highlight?: boolean; exact?: boolean } = {}): Promise<SearchPage> {
+    // A shopper's text is forgiving (docs/search.md); `exact` for text the service wrote itself.
+    if (q.text && !q.terms && !opts.exact) q = { ...q, terms: await this.forgiving(q.text) };
     const r = await this.find(q.text && q.sort === 'relevance' && !asksForAccessory(q.text) ? { ...q, productsFirst: true } : q);
     const page: SearchPage = { items: await this.views.of(r.listings, { currency: opts.currency }), total: r.total, facets: r.facets };
     if (opts.highlight && q.text) page.highlights = Object.fromEntries(r.listings.map((l) => [l.id, highlightTitle(l.title, q.text!)]));
@@ -135,7 +142,20 @@ export class CatalogService {
     const cheapest = (f: ListingFilter) => this.find({ text, filter: f, sort: 'price_asc', limit: 1, offset: 0 });
     let r = asksForAccessory(text) ? null : await cheapest({ ...filter, excludeAccessories: true });
     if (!r?.listings.length) r = await cheapest(filter);
+    if (!r.listings.length) {
+      // Nothing matches the words as written: the cheapest match of the forgiving query (docs/search.md).
+      const terms = await this.forgiving(text);
+      const forgiven = (f: ListingFilter) => this.find({ text, terms, filter: f, sort: 'price_asc', limit: 1, offset: 0 });
+      r = asksForAccessory(text) ? null : await forgiven({ ...filter, excludeAccessories: true });
+      if (!r?.listings.length) r = await forgiven(filter);
+    }
     return r.listings.length ? this.views.one(r.listings[0]) : null;
+  }
+
+  /** The text's forgiving form against the index's vocabulary, else the store's (docs/search.md). */
+  private async forgiving(text: string): Promise<TermGroup[] | undefined> {
+    const vocab = (await this.index?.vocabulary()) ?? await this.storeVocabulary.lookup();
+    return forgivingQuery(text, vocab) ?? undefined;
   }
 
   /**
@@ -240,6 +260,17 @@ export class CatalogService {
 
   /** The in-memory index when it can answer (built, and holding every filter asked), else the store. */
   private async find(q: SearchQuery): Promise<SearchResult> {
+    if (q.terms && widened(q.terms) && q.sort === 'relevance' && q.afterId === undefined && !q.exceptExact) {
+      const { items, ...rest } = await forgivingPage({ ...q, terms: q.terms }, async (one) => {
+        const { listings, ...r } = await this.engine(one);
+        return { items: listings, ...r };
+      });
+      return { listings: items, ...rest };
+    }
+    return this.engine(q);
+  }
+
+  private async engine(q: SearchQuery): Promise<SearchResult> {
     const hit = await this.index?.search(q);
     if (!hit) return this.store.search(q);
     const byId = await this.listings.getMany(hit.ids, async (ids) => new Map((await this.store.getMany(ids)).map((l) => [l.id, l])));
@@ -253,7 +284,7 @@ export class CatalogService {
    * converted from its own price). The same engine as search answers: the index, else the store.
    */
   async searchFilters(text: string, filter: ListingFilter, currency: Currency): Promise<SearchFilters> {
-    const r = await this.find({ text, filter, sort: 'relevance', limit: 1, offset: 0, facets: true, filterFacets: true });
+    const r = await this.find({ text, terms: await this.forgiving(text), filter, sort: 'relevance', limit: 1, offset: 0, facets: true, filterFacets: true });
     const { cheapestId, dearestId, ...filters } = r.filterFacets!;
     let priceRange: SearchFilters['priceRange'] = null;
     if (cheapestId !== null && dearestId !== null) {
@@ -342,7 +373,7 @@ export class CatalogService {
    * search to their term lists: every listing of the category has them in its indexed category text.
    */
   async inCategory(node: CategoryNode, limit: number, offset: number, currency?: Currency): Promise<SearchPage> {
-    return this.search({ text: node.name, filter: { categoryExact: node.slug }, sort: 'newest', limit, offset }, { currency });
+    return this.search({ text: node.name, filter: { categoryExact: node.slug }, sort: 'newest', limit, offset }, { currency, exact: true });
   }
 
   /** After any catalog change: what is derived from listings is read again. */
@@ -353,5 +384,6 @@ export class CatalogService {
     this.similarLists = new TwoGenerationCache(SIMILAR_LISTS);
     this.listings.clear();
     this.views.invalidate();
+    this.storeVocabulary.invalidate();
   }
 }

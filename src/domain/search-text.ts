@@ -1,3 +1,5 @@
+import { synonymsOf } from './synonyms.js';
+
 const STROKED_D = /[đĐ]/g;
 
 /**
@@ -53,3 +55,67 @@ export function indexTokens(text: string | null | undefined, out: string[] = [])
   }
   return out;
 }
+
+/**
+ * A model number or size: a token with a digit ("s24", "wh1000xm5", "128gb", "15"). Never corrected,
+ * completed, a correction or a completion: "iphone 15" must not find the iPhone 16, nor "s23" the S24.
+ */
+export const isModelNumber = (token: string): boolean => /\p{N}/u.test(token);
+
+/** How many edits a query token may be corrected by: 1 from 5 letters, 2 from 9, none under 5 or for a model number. */
+export function typoBudget(token: string): number {
+  if (isModelNumber(token)) return 0;
+  const n = [...token].length;
+  return n >= 9 ? 2 : n >= 5 ? 1 : 0;
+}
+
+/** The vocabulary of indexed terms a forgiving query is expanded against (the in-memory index's, or the store's). */
+export interface TermLookup {
+  /**
+   * Terms within `maxEdits` of `token` (optimal string alignment: insertion, deletion, substitution,
+   * adjacent transposition), other than itself and without a digit; fewest edits first, then the
+   * most listings, then code-point order; at most `limit`.
+   */
+  near(token: string, maxEdits: number, limit: number): string[];
+  /** Terms that start with `prefix`, other than itself and without a digit; the most listings first, then code-point order; at most `limit`. */
+  completions(prefix: string, limit: number): string[];
+}
+
+/**
+ * One query token as every engine matches it: a listing matches the token when it holds any of
+ * these terms. `exact` is the token and its synonyms; `near` its corrections and, for the last
+ * word as it is typed, its completions. A listing that needs a `near` term for any token ranks
+ * below every listing that matches all tokens exactly.
+ */
+export interface TermGroup { exact: string[]; near: string[] }
+
+/** Corrections per token and completions of the last word: each widens the query's matching work. */
+export const MAX_CORRECTIONS = 4;
+export const MAX_COMPLETIONS = 8;
+/** A last word shorter than this is not completed: "s" would stand for half the vocabulary. */
+export const MIN_PREFIX = 2;
+
+/** A query's tokens as the index holds them: its words (`searchWords`) in `indexTokens` form. */
+export const queryTokens = (text: string): string[] => searchWords(text).flatMap((w) => indexTokens(w));
+
+/**
+ * The forgiving form of a search query (docs/search.md): each token with its synonyms, its
+ * corrections (`typoBudget` edits) and, when the text ends inside a word (the user is typing it),
+ * the completions of the last token. The one rule all three search paths apply; null when the
+ * text has no word.
+ */
+export function forgivingQuery(text: string, vocab: TermLookup): TermGroup[] | null {
+  const tokens = queryTokens(text);
+  if (!tokens.length) return null;
+  const typing = /[\p{L}\p{N}]$/u.test(text.normalize('NFKC'));
+  return tokens.map((t, i) => {
+    const exact = [t, ...synonymsOf(t)];
+    const budget = typoBudget(t);
+    const near = budget ? vocab.near(t, budget, MAX_CORRECTIONS) : [];
+    if (typing && i === tokens.length - 1 && !isModelNumber(t) && [...t].length >= MIN_PREFIX) near.push(...vocab.completions(t, MAX_COMPLETIONS));
+    return { exact, near: [...new Set(near)].filter((w) => !exact.includes(w)) };
+  });
+}
+
+/** True when some token has a correction or completion: only then do exact matches need ranking apart. */
+export const widened = (groups: TermGroup[]): boolean => groups.some((g) => g.near.length > 0);

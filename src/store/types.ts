@@ -4,6 +4,7 @@ import type { RateTable } from '../domain/fx.js';
 import type { NormalizedRecord, IngestOutcome } from '../domain/ingest-record.js';
 import type { CatalogEvent, EventKind } from '../domain/events.js';
 import type { Listing, PriceObservation } from '../domain/listing.js';
+import type { TermGroup } from '../domain/search-text.js';
 import type { Tier } from '../domain/tier.js';
 import type { PriceMove } from '../domain/trending.js';
 import type { DeliveryStatus, WebhookEventKind, WebhookStatus } from '../domain/webhooks.js';
@@ -45,6 +46,17 @@ export interface ListingFilter {
 
 export interface SearchQuery {
   text?: string;
+  /**
+   * The text's forgiving form (`forgivingQuery`: synonyms, corrections, completions), when the
+   * search is a shopper's; without it the text's words alone are matched, each exactly.
+   */
+  terms?: TermGroup[];
+  /**
+   * With `terms`: only the listings that need a correction or completion for some token (not
+   * holding an exact term of every token): the second tier of a forgiving search, which the
+   * catalog service ranks after the exact matches.
+   */
+  exceptExact?: boolean;
   filter: ListingFilter;
   sort: SortKey;
   limit: number;
@@ -139,6 +151,8 @@ export interface CatalogStore {
   scan(filter: ListingFilter, limit: number, offset: number): AsyncIterable<Listing>;
   /** The search columns of up to `limit` listings with id > `afterId`, in id order: how a search index loads. */
   searchDocs(afterId: number, limit: number): Promise<SearchDoc[]>;
+  /** Every term of the full-text index with the number of listings holding it: the vocabulary forgiving search corrects against. */
+  searchTerms(): Promise<Array<[string, number]>>;
   observations(listingId: number, since: string, opts: { platform?: string; limit: number; offset: number }): Promise<{ entries: PriceObservation[]; total: number }>;
   categories(): Promise<CategoryCount[]>;
   /**

@@ -3,6 +3,8 @@ import { generateDemoRecords } from '../../src/demo/generate.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import type { ListingFilter, PageCursor, PageResult, SearchQuery, SortKey, Store } from '../../src/store/types.js';
 import { ingest } from '../store/contract.js';
+import { StoreVocabulary } from '../../src/catalog/search-vocabulary.js';
+import { forgivingQuery, widened } from '../../src/domain/search-text.js';
 import { schemaFactory } from './env.js';
 
 /** One generated file imported into both stores: every answer that does not depend on ranking must agree. */
@@ -61,6 +63,25 @@ describe('SQLite and PostgreSQL agree on the same data', () => {
       }
     }
     expect(nonEmpty).toBeGreaterThan(20);
+  });
+
+  it('forgiving queries: the same vocabulary, expansion and matches, the second tier (not exact) alone too', async () => {
+    const [va, vb] = await Promise.all([new StoreVocabulary(sqlite.catalog).lookup(), new StoreVocabulary(postgres.catalog).lookup()]);
+    let widenedNonEmpty = 0;
+    for (const text of ['samsnug galaxy', 'wireles headphnes', 'blutooth speker', 'samsung gal', 'tv', 'earphones', 'dien thoai', 'coffe', 'xiaomi redm', 'samsung', 'phone', 'wireless', 'speaker', 'headphones', 'bluetooth']) {
+      const terms = forgivingQuery(text, va)!;
+      expect(forgivingQuery(text, vb), text).toEqual(terms);
+      for (const filter of [{}, { inStock: true }] as ListingFilter[]) {
+        for (const exceptExact of [false, true]) {
+          const [a, b] = await both({ text, terms, exceptExact, filter, sort: 'relevance', limit: 500, offset: 0, facets: true });
+          expect({ text, filter, exceptExact, total: b.total }).toEqual({ text, filter, exceptExact, total: a.total });
+          expect(b.facets).toEqual(a.facets);
+          expect(b.listings.map((l) => l.id).sort()).toEqual(a.listings.map((l) => l.id).sort());
+          if (exceptExact && widened(terms) && a.total) widenedNonEmpty++;
+        }
+      }
+    }
+    expect(widenedNonEmpty).toBeGreaterThan(2);
   });
 
   it('every non-relevance sort gives the same pages', async () => {

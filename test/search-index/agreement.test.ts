@@ -4,6 +4,8 @@ import { IndexedSearch } from '../../src/catalog/search-index/indexed-search.js'
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import type { ListingFilter, SearchQuery, SortKey, Store } from '../../src/store/types.js';
 import { rec } from '../helpers/records.js';
+import { StoreVocabulary } from '../../src/catalog/search-vocabulary.js';
+import { forgivingQuery, widened } from '../../src/domain/search-text.js';
 import { ingest } from '../store/contract.js';
 
 /**
@@ -200,4 +202,28 @@ describe('the index follows the store', () => {
       expect({ text, ...(await ix.search(q)) }).toEqual({ text, ids: (await s.catalog.search(q)).listings.map((l) => l.id), total: (await s.catalog.search(q)).total });
     }
   });
+
+  it('forgiving queries (docs/search.md): the same expansion, order, totals and facets, the second tier alone too', async () => {
+    const storeVocab = await new StoreVocabulary(store.catalog).lookup();
+    const indexVocab = (await index.vocabulary())!;
+    let widenedNonEmpty = 0;
+    for (const text of ['samsnug galaxy', 'wireles headphnes', 'blutooth speker', 'samsung gal', 'tv', 'earphones', 'iphone 15', 'dien thoai',
+      'laptop 16gb', 'xiaomi redm', 'galaxy s2', 'phone', 'coffe maker', 'bluetooth', 'smartphone', 'wirelss']) {
+      const terms = forgivingQuery(text, indexVocab)!;
+      expect(forgivingQuery(text, storeVocab), text).toEqual(terms);
+      for (const filter of [{}, { inStock: true }, { countries: ['SG', 'MY'] }] as ListingFilter[]) {
+        for (const productsFirst of [false, true]) {
+          for (const exceptExact of [false, true]) {
+            const r = await both({ text, terms, exceptExact, filter, sort: 'relevance', limit: 30, offset: 0, facets: true, productsFirst });
+            expect({ text, filter, exceptExact, ...r.index }).toEqual({ text, filter, exceptExact, ...r.store });
+            if (r.store.total && exceptExact && widened(terms)) widenedNonEmpty++;
+          }
+        }
+        const p = await both({ text, terms, filter, sort: 'price_asc', limit: 10, offset: 5 });
+        expect({ text, ...p.index }).toEqual({ text, ...p.store });
+      }
+    }
+    expect(widenedNonEmpty).toBeGreaterThan(15);
+  });
+
 });

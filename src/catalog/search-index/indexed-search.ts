@@ -2,6 +2,7 @@ import type { Listing } from '../../domain/listing.js';
 import { derivedColumns } from '../../domain/listing-columns.js';
 import type { CatalogStore, CategoryCount, EventLogStore, SearchQuery } from '../../store/types.js';
 import { TwoGenerationCache } from '../../domain/id-caches.js';
+import type { TermLookup } from '../../domain/search-text.js';
 import { SearchIndex, type IndexAnswer, type IndexDoc } from './search-index.js';
 
 /** A search waits for the index to apply at most this many new events; beyond, the store answers while it catches up. */
@@ -97,6 +98,15 @@ export class IndexedSearch {
     let answer = this.answers.get(key);
     if (!answer) this.answers.set(key, (answer = this.index.search(q)));
     return answer;
+  }
+
+  /**
+   * The index's vocabulary for forgiving queries, brought up to the log's head as `search` is; null
+   * when the index cannot answer (building, or too far behind), and then the store's serves.
+   */
+  async vocabulary(): Promise<TermLookup | null> {
+    if (this.status !== 'ready' || !(await this.current())) return null;
+    return this.index.vocabulary;
   }
 
   /** The store's `categories` from the index; null when the store must answer (as for `search`). */

@@ -1,10 +1,11 @@
-import { indexTokens, searchWords } from '../../domain/search-text.js';
+import { indexTokens, searchWords, type TermGroup } from '../../domain/search-text.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 import type { CategoryCount, FacetBucket, Facets, FilterFacets, ListingFilter, SearchQuery, SortKey } from '../../store/types.js';
 import { Columns, STOCK_KINDS, type IndexDoc } from './columns.js';
 import { DocTerms } from './doc-terms.js';
 import { MAX_ID, Postings, type Group } from './postings.js';
 import { TopK } from './top-k.js';
+import { Vocabulary } from './vocabulary.js';
 
 export type { IndexDoc } from './columns.js';
 
@@ -33,6 +34,8 @@ export class SearchIndex {
   private readonly cols = new Columns();
   private live = 0;
   private totalTokens = 0;
+  /** Every term the index has held, for forgiving queries (`forgivingQuery`); a term no listing holds any more counts 0. */
+  readonly vocabulary = new Vocabulary((term) => this.lists[this.terms.get(term) ?? -1]?.n ?? 0);
 
   get size(): number {
     return this.live;
@@ -99,6 +102,7 @@ export class SearchIndex {
         t = this.lists.length;
         this.lists.push(new Postings());
         this.terms.set(term, t);
+        this.vocabulary.add(term);
       }
       this.lists[t].add(id, f, length);
       numbers.push(t);
@@ -121,24 +125,34 @@ export class SearchIndex {
         ...(q.filterFacets ? { filterFacets: new FilterCounter(this.cols).result() } : {}),
       };
     }
-    const lists = words ? words.flatMap((w) => indexTokens(w)).map((t) => this.lists[this.terms.get(t) ?? -1] ?? EMPTY) : null;
+    // A token with synonyms, corrections or completions is an OR of terms (`TermGroup`).
+    const forgiving = words && q.terms?.some((g) => g.exact.length + g.near.length > 1) ? this.alternatives(q.terms) : null;
+    const lists = forgiving ? forgiving.lists
+      : words ? (q.terms ? q.terms.map((g) => g.exact) : words.map((w) => indexTokens(w))).flat().map((t) => this.posting(t)) : null;
     const accept = this.predicate(q.filter);
     const keyset = q.afterId !== undefined;
     const want = keyset ? q.limit : q.offset + q.limit;
-    if (lists?.length === 1 && !accept && !keyset && !q.facets && !q.filterFacets && q.sort === 'relevance') {
+    if (!forgiving && !q.exceptExact && lists?.length === 1 && !accept && !keyset && !q.facets && !q.filterFacets && q.sort === 'relevance') {
       return { ids: this.topOfTerm(lists[0], want, !!q.productsFirst).slice(q.offset), total: lists[0].n };
     }
-    const ranked = lists !== null && q.sort === 'relevance' && !keyset;
+    // A count of one widened token (the total of a forgiving page): its merged list's length.
+    if (forgiving && lists!.length === 1 && want === 0 && !accept && !keyset && !q.facets && !q.filterFacets && !q.exceptExact) {
+      return { ids: [], total: lists![0].n };
+    }
+    const ranked = lists !== null && q.sort === 'relevance' && !keyset && want > 0;
     const order = this.orderOf(q.sort, keyset, ranked);
     const top = new TopK(want, order.tieAscending);
     // Products first: accessories rank in a heap of their own and follow every product.
     const accessories = ranked && q.productsFirst ? new TopK(want, order.tieAscending) : null;
     const accessory = this.cols.accessory;
+    // Without alternatives every match is exact: the second tier is empty, as on the store.
+    const exceptExact = !!(q.terms && q.exceptExact);
     const after = keyset ? this.keysetTest(q.sort, q.afterId!) : null;
     const facets = q.facets ? new FacetCounter(this.cols) : null;
     const filters = q.filterFacets ? new FilterCounter(this.cols) : null;
     let total = 0;
-    const visit = (id: number, score: number) => {
+    const visit = (id: number, score: number, exact = forgiving === null) => {
+      if (exceptExact && exact) return;
       if (accept && !accept(id)) return;
       total++;
       facets?.add(id);
@@ -146,13 +160,71 @@ export class SearchIndex {
       if (after && !after(id)) return;
       (accessories && accessory[id] ? accessories : top).push(ranked ? score : order.key!(id), id);
     };
-    if (lists) this.intersect(lists, ranked, visit);
+    if (forgiving && (ranked || exceptExact)) this.intersectGroups(forgiving, ranked, visit);
+    else if (forgiving) this.intersect(forgiving.lists, false, visit);
+    else if (lists) this.intersect(lists, ranked, visit);
     else {
       const alive = this.cols.alive;
       for (let id = 1; id < alive.length; id++) if (alive[id]) visit(id, 0);
     }
     const page = (keyset && after === null) ? [] : accessories ? [...top.sorted(), ...accessories.sorted()].slice(0, want) : top.sorted();
     return { ids: keyset ? page : page.slice(q.offset), total, facets: facets?.result(), ...(filters ? { filterFacets: filters.result() } : {}) };
+  }
+
+  private posting(term: string): Postings {
+    return this.lists[this.terms.get(term) ?? -1] ?? EMPTY;
+  }
+
+  /**
+   * A widened query's lists: for each token the lists of its terms (exact ones first, as the store's
+   * query names them) and one list of every listing holding any of them, which the intersection walks.
+   */
+  private alternatives(groups: TermGroup[]): Alternatives {
+    const terms: Postings[][] = [];
+    const exactCount: number[] = [];
+    const lists: Postings[] = [];
+    for (const g of groups) {
+      const all = [...g.exact, ...g.near].map((t) => this.posting(t));
+      terms.push(all);
+      exactCount.push(g.exact.length);
+      const held = all.filter((p) => p.n > 0);
+      lists.push(held.length === 0 ? EMPTY : held.length === 1 ? held[0] : union(held));
+    }
+    return { lists, terms, exactCount };
+  }
+
+  /**
+   * `intersect` for a widened query: the listings holding some term of every token, each scored as
+   * FTS5's bm25 scores the OR query (every term a phrase, in the query's order) and marked exact when
+   * it holds an exact term (the token or a synonym) of every token.
+   */
+  private intersectGroups(a: Alternatives, scored: boolean, visit: (id: number, score: number, exact: boolean) => void): void {
+    const flat = a.terms.flat();
+    const idf = flat.map((p) => this.idf(p));
+    const cursors = new Int32Array(flat.length);
+    const avgdl = this.totalTokens / this.live;
+    const length = this.cols.length;
+    const k1Plus1 = K1 + 1.0;
+    this.intersect(a.lists, false, (id) => {
+      let score = 0;
+      let exact = true;
+      let k = 0;
+      const norm = K1 * (1 - B + (B * length[id]) / avgdl);
+      for (let g = 0; g < a.terms.length; g++) {
+        let hitExact = false;
+        for (let t = 0; t < a.terms[g].length; t++, k++) {
+          const p = flat[k];
+          const at = p.seek(id, cursors[k]);
+          cursors[k] = at;
+          if (at >= p.n || p.data[at] >>> 8 !== id) continue;
+          const f = p.data[at] & 255;
+          if (t < a.exactCount[g]) hitExact = true;
+          if (scored) score += idf[k] * ((f * k1Plus1) / (f + norm));
+        }
+        if (!hitExact) exact = false;
+      }
+      visit(id, score, exact);
+    });
   }
 
   /**
@@ -306,6 +378,39 @@ export class SearchIndex {
 }
 
 const EMPTY = new Postings();
+
+interface Alternatives { lists: Postings[]; terms: Postings[][]; exactCount: number[] }
+
+/**
+ * One list of every listing in any of `lists` (frequencies dropped: the intersection only walks it):
+ * the short lists sorted together, then one linear merge with the longest, so a common word's
+ * corrections cost a pass over its list rather than a sort of it.
+ */
+function union(lists: Postings[]): Postings {
+  const longest = lists.reduce((a, b) => (b.n > a.n ? b : a));
+  const rest = lists.filter((p) => p !== longest);
+  const small = new Uint32Array(rest.reduce((n, p) => n + p.n, 0));
+  let k = 0;
+  for (const p of rest) for (let i = 0; i < p.n; i++) small[k++] = (p.data[i] & ~255) >>> 0;
+  small.sort();
+  const big = longest.data;
+  const data = new Uint32Array(longest.n + small.length);
+  let m = 0;
+  let i = 0;
+  let j = 0;
+  while (i < longest.n || j < small.length) {
+    const a = i < longest.n ? (big[i] & ~255) >>> 0 : Infinity;
+    const b = j < small.length ? small[j] : Infinity;
+    const next = a <= b ? a : b;
+    if (a === next) i++;
+    if (b === next) j++;
+    if (m === 0 || data[m - 1] !== next) data[m++] = next;
+  }
+  const out = new Postings();
+  out.data = data;
+  out.n = m;
+  return out;
+}
 
 /** Appends up to `want` ids of equally scored groups (those `keep` accepts, when given), highest id first. */
 function mergeDescending(groups: Group[], want: number, out: number[], keep: ((id: number) => boolean) | null = null): void {

@@ -18,7 +18,7 @@ import { LISTING_COLUMNS } from './columns.js';
 import { PgIngestWriter } from './ingest.js';
 import { batchReads, rowsPerKey } from './batch.js';
 import { cond, one, rows } from './sql.js';
-import { RANK_WEIGHTS, tsqueryLiteral } from './text-search.js';
+import { RANK_WEIGHTS, tsqueryGroups, tsqueryLiteral } from './text-search.js';
 
 const SCAN_CHUNK = 500;
 const SELECT = `SELECT ${LISTING_COLUMNS}`;
@@ -144,14 +144,17 @@ export class PgCatalog implements CatalogStore {
   }
 
   async search(q: SearchQuery): Promise<SearchResult> {
-    const match = q.text ? tsqueryLiteral(q.text) : null;
+    const groups = q.text && q.terms?.length ? q.terms : null;
+    const match = groups ? tsqueryGroups(groups) : q.text ? tsqueryLiteral(q.text) : null;
     if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined, ...(q.filterFacets ? { filterFacets: emptyFilterFacets() } : {}) };
     const w = whereOf(q.filter);
     // The tsquery is bound once and named `fq.q` for the match and the rank.
+    // The second tier of a forgiving search: not the listings matching every token exactly.
+    const except = groups && q.exceptExact ? tsqueryGroups(groups, true) : null;
     const from = match
-      ? `listings l CROSS JOIN (SELECT ?::tsquery AS q) fq WHERE l.tsv @@ fq.q AND ${cond(w.sql)}`
+      ? `listings l CROSS JOIN (SELECT ?::tsquery AS q) fq WHERE l.tsv @@ fq.q AND ${except ? 'NOT (l.tsv @@ ?::tsquery) AND ' : ''}${cond(w.sql)}`
       : `listings l WHERE ${cond(w.sql)}`;
-    const base = match ? [match, ...w.params] : w.params;
+    const base = match ? [match, ...(except ? [except] : []), ...w.params] : w.params;
     let keyset = '';
     const keyParams: unknown[] = [];
     // Products first (accessories after them, each by rank) when the query names a product.
@@ -251,6 +254,11 @@ export class PgCatalog implements CatalogStore {
   async priceMoves(since: string, filter: ListingFilter): Promise<PriceMove[]> {
     const { sql, params } = priceMovesQuery(since, filter);
     return (await rows<PriceMoveRow>(this.pool, sql, params)).map(toPriceMove);
+  }
+
+  async searchTerms(): Promise<Array<[string, number]>> {
+    const found = await rows<{ word: string; ndoc: number }>(this.pool, "SELECT word, ndoc FROM ts_stat('SELECT tsv FROM listings')");
+    return found.map((r) => [r.word, Number(r.ndoc)]);
   }
 
   async searchDocs(afterId: number, limit: number): Promise<SearchDoc[]> {

@@ -4,7 +4,7 @@
  * digits, lower-cased, accents and the stroke of đ folded, no stemming. The tsvector and tsquery are passed as their
  * literal forms, which bypasses the server's parser and locale: "C" and "en_US" databases index alike.
  */
-import { foldStrokedD, searchCategory } from '../../domain/search-text.js';
+import { foldStrokedD, searchCategory, type TermGroup } from '../../domain/search-text.js';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const MAX_QUERY_WORDS = 16;
@@ -38,6 +38,21 @@ export function tsvectorLiteral(title: string, brand: string | null, categoryPat
 export function tsqueryLiteral(text: string): string | null {
   const words = searchWords(text).slice(0, MAX_QUERY_WORDS);
   return words.length ? words.map(lexeme).join(' & ') : null;
+}
+
+/**
+ * A forgiving query (`TermGroup`s) as a tsquery: every token required, each an OR of its terms;
+ * `exactOnly` keeps each token's exact terms, the query whose matches rank first. The terms are in
+ * the index's form already (diacritics folded as `searchWords` folds them).
+ */
+export function tsqueryGroups(groups: TermGroup[], exactOnly = false): string | null {
+  const parts: string[] = [];
+  for (const g of groups) {
+    const terms = (exactOnly ? g.exact : [...g.exact, ...g.near]).flatMap((t) => searchWords(t));
+    if (!terms.length) return null;
+    parts.push(terms.length === 1 ? lexeme(terms[0]) : `(${terms.map(lexeme).join(' | ')})`);
+  }
+  return parts.length ? parts.join(' & ') : null;
 }
 
 /** ts_rank_cd weights {D, C, B, A}: title 10, brand 4, category 2, as the SQLite bm25 weights. */

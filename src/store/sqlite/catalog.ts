@@ -12,7 +12,7 @@ import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-mo
 import type { PriceMove } from '../../domain/trending.js';
 import { AVAILABILITY_COUNTS, LOOKUP_COLUMN, brandCountsSql } from '../sql/lookups.js';
 import { collectObservations, observationsForSql, type ObservationRow } from '../sql/signals.js';
-import { ftsQuery } from './fts-query.js';
+import { ftsGroups, ftsQuery } from './fts-query.js';
 import { SqliteIngestWriter } from './ingest.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
 import { IN_LIST_MAX, inList, listingColumns, rowOf, Statements } from './listing-reads.js';
@@ -183,13 +183,16 @@ export class SqliteCatalog implements CatalogStore {
   }
 
   async search(q: SearchQuery): Promise<SearchResult> {
-    const match = q.text ? ftsQuery(q.text) : null;
+    const groups = q.text && q.terms?.length ? q.terms : null;
+    const match = groups ? ftsGroups(groups) : q.text ? ftsQuery(q.text) : null;
     if (q.text && !match) return { listings: [], total: 0, facets: q.facets ? emptyFacets() : undefined, ...(q.filterFacets ? { filterFacets: emptyFilterFacets() } : {}) };
     const w = whereOf(q.filter);
+    // The second tier of a forgiving search: not the listings matching every token exactly.
+    const except = groups && q.exceptExact ? ftsGroups(groups, true) : null;
     const from = match
-      ? 'listings_fts JOIN listings l ON l.id = listings_fts.rowid WHERE listings_fts MATCH ? AND '
+      ? `listings_fts JOIN listings l ON l.id = listings_fts.rowid WHERE listings_fts MATCH ? AND ${except ? 'l.id NOT IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?) AND ' : ''}`
       : 'listings l WHERE ';
-    const base = match ? [match, ...w.params] : w.params;
+    const base = match ? [match, ...(except ? [except] : []), ...w.params] : w.params;
     let keyset = '';
     const keyParams: unknown[] = [];
     // Products first (accessories after them, each by rank) when the query names a product.
@@ -207,7 +210,7 @@ export class SqliteCatalog implements CatalogStore {
       keyParams.push(q.afterId);
     }
     // Count and rank over the FTS index alone when there is no filter: no listing row is touched.
-    const bare = match && w.sql === '1';
+    const bare = match && w.sql === '1' && !except;
     const total = !match && w.sql === '1' && !keyset
       ? await this.count()
       : bare
@@ -295,6 +298,12 @@ export class SqliteCatalog implements CatalogStore {
   async priceMoves(since: string, filter: ListingFilter): Promise<PriceMove[]> {
     const { sql, params } = priceMovesQuery(since, filter);
     return (this.db.prepare(sql).all(...params) as PriceMoveRow[]).map(toPriceMove);
+  }
+
+  async searchTerms(): Promise<Array<[string, number]>> {
+    // fts5vocab over the FTS index, in this connection's temp schema: a view, nothing stored.
+    this.db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.listings_fts_terms USING fts5vocab(main, listings_fts, row)');
+    return this.db.prepare('SELECT term, doc FROM temp.listings_fts_terms').raw().all() as Array<[string, number]>;
   }
 
   async searchDocs(afterId: number, limit: number): Promise<SearchDoc[]> {
