@@ -284,6 +284,7 @@ export interface Store {
   readonly oauth: OAuthStore;
   readonly activity: ActivityStore;
   readonly webhooks: WebhookStore;
+  readonly idempotency: IdempotencyStore;
   /** Applies pending schema migrations; safe to call on every start. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -514,4 +515,39 @@ export interface WebhookStore {
   retry(subscriptionId: string, deliveryId: string, now: string): Promise<WebhookDeliveryRecord | null>;
   /** Deletes finished deliveries last changed before `before`; returns how many. */
   prune(before: string): Promise<number>;
+}
+
+/** The answer a request with an `Idempotency-Key` gave, kept to be given again to a retry. */
+export interface StoredResponse {
+  status: number;
+  /** The headers a replay repeats (content type, location, cache control), lower-case names. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface IdempotencyRecord {
+  /** Whose key it is: one credential's keys never meet another's. */
+  scope: string;
+  key: string;
+  /** Hash of method, path, credential and body; null while a streamed body is still being read. */
+  fingerprint: string | null;
+  /** Null while the first request is still running. */
+  response: StoredResponse | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** Idempotency keys (http/idempotency.ts): claimed when a request starts, completed with its answer. */
+export interface IdempotencyStore {
+  /**
+   * Claims (scope, key) for a new request unless an unexpired record holds it (an expired one is
+   * replaced): null when claimed, else the record that holds it. Atomic across instances.
+   */
+  claim(rec: Omit<IdempotencyRecord, 'response'>, now: string): Promise<IdempotencyRecord | null>;
+  /** Stores the answer of a claimed key, with the fingerprint known by then. */
+  complete(scope: string, key: string, fingerprint: string, response: StoredResponse): Promise<void>;
+  /** Gives a claim back (the request failed on the server's side or was cut off): a retry runs again. */
+  release(scope: string, key: string): Promise<void>;
+  /** Deletes the records that expired at or before `now`; returns how many. */
+  purge(now: string): Promise<number>;
 }
