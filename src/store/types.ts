@@ -39,6 +39,8 @@ export interface ListingFilter {
   ids?: number[];
   /** Listings last observed at or after this ISO time. */
   checkedSince?: string;
+  /** Listings whose stored data last changed (`updated_at`) at or after this ISO time: what a poller syncs (docs/sync.md). */
+  modifiedSince?: string;
   /** Leaves out accessories (domain/accessory.ts: the stored `accessory` flag). */
   excludeAccessories?: boolean;
 }
@@ -93,7 +95,10 @@ export interface SearchResult {
 }
 
 /** A position in a keyset-ordered listing: the sort value and id of the last row served. */
-export interface PageCursor { sort: SortKey; value: string | number; id: number }
+export interface PageCursor { sort: PageSort; value: string | number; id: number }
+
+/** The orders a keyset page can follow; `changed`: change time (`updated_at`) then id, both ascending (a poller's order). */
+export type PageSort = 'newest' | 'price_asc' | 'price_desc' | 'changed';
 
 export interface PageResult {
   listings: Listing[];
@@ -132,7 +137,7 @@ export interface CatalogStore {
   groupMembers(groupId: number): Promise<Listing[]>;
   search(query: SearchQuery): Promise<SearchResult>;
   /** Keyset pagination that stays correct while listings are added. */
-  page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult>;
+  page(filter: ListingFilter, sort: PageSort, cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult>;
   /** Streams listings in id order for export; never holds the whole result. */
   scan(filter: ListingFilter, limit: number, offset: number): AsyncIterable<Listing>;
   /** The search columns of up to `limit` listings with id > `afterId`, in id order: how a search index loads. */
