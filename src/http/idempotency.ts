@@ -124,10 +124,16 @@ function replay(reply: FastifyReply, r: StoredResponse, key: Buffer): FastifyRep
 export function installIdempotency(app: FastifyInstance, store: IdempotencyStore, now: () => Date): void {
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (req, reply) => {
-    if (!req.routeOptions.config?.idempotent) return;
-    const raw = req.headers[IDEMPOTENCY_HEADER];
-    if (raw === undefined) return;
+  // Callback-style outside the marked routes: no promise per request on every other route.
+  app.addHook('preHandler', (req, reply, done) => {
+    if (!req.routeOptions.config?.idempotent || req.headers[IDEMPOTENCY_HEADER] === undefined) return done();
+    // A replay has answered: the handler must not run.
+    claimOrReplay(req, reply).then((replayed) => { if (!replayed) done(); }, done);
+  });
+
+  /** Claims the key (true: answered from the store instead). */
+  async function claimOrReplay(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const raw = req.headers[IDEMPOTENCY_HEADER]!;
     const key = Array.isArray(raw) ? raw.join(', ') : raw;
     if (!key.length || key.length > MAX_KEY_LENGTH) {
       throw invalidInput(['header', IDEMPOTENCY_HEADER], `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`, key.length ? 'string_too_long' : 'string_too_short');
@@ -144,14 +150,14 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
     if (held === null) {
       if (!streamed) {
         req.idempotency = { scope, key: material.id, seal: material.seal, fingerprint: () => fingerprint, settled: false };
-        return;
+        return false;
       }
       const body = req.body as Readable;
       const tap = new HashingTap(hash);
       body.on('error', (e) => tap.destroy(e));
       req.body = body.pipe(tap);
       req.idempotency = { scope, key: material.id, seal: material.seal, fingerprint: () => tap.digest, settled: false };
-      return;
+      return false;
     }
     if (held.response === null) {
       throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is still in progress; retry after it has finished.', { idempotency_key: key });
@@ -161,13 +167,18 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
     if (sent !== held.fingerprint) {
       throw invalidInput(['header', IDEMPOTENCY_HEADER], 'this Idempotency-Key was used with another request (method, path or body); use a new key', 'idempotency_key_reused');
     }
-    return replay(reply, held.response, material.seal);
+    replay(reply, held.response, material.seal);
+    return true;
+  }
+
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const claim = req.idempotency;
+    if (!claim || claim.settled) return done(null, payload);
+    claim.settled = true;
+    settle(claim, reply, payload).then((out) => done(null, out), (e: Error) => done(e));
   });
 
-  app.addHook('onSend', async (req, reply, payload) => {
-    const claim = req.idempotency;
-    if (!claim || claim.settled) return payload;
-    claim.settled = true;
+  async function settle(claim: Claim, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const bytes = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
     const fingerprint = claim.fingerprint();
     if (reply.statusCode >= 500 || bytes === null || fingerprint === null) {
@@ -181,17 +192,17 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
     }
     await store.complete(claim.scope, claim.key, fingerprint, { status: reply.statusCode, headers, body: seal(bytes, claim.seal) });
     return bytes;
-  });
+  }
 
   // A request that never reached onSend (cut off) leaves no claim behind.
-  const giveBack = async (req: FastifyRequest) => {
+  const giveBack = (req: FastifyRequest, done: () => void) => {
     const claim = req.idempotency;
-    if (!claim || claim.settled) return;
+    if (!claim || claim.settled) return done();
     claim.settled = true;
-    await store.release(claim.scope, claim.key);
+    store.release(claim.scope, claim.key).then(() => done(), () => done());
   };
-  app.addHook('onResponse', giveBack);
-  app.addHook('onRequestAbort', giveBack);
+  app.addHook('onResponse', (req, _reply, done) => giveBack(req, done));
+  app.addHook('onRequestAbort', (req, done) => giveBack(req, done));
 }
 
 /** The expired keys' purge, run on a timer by whoever serves. */
