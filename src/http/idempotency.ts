@@ -56,6 +56,15 @@ function fingerprintHash(req: FastifyRequest, scope: string): Hash {
 
 const isStream = (body: unknown): body is Readable => body instanceof Readable;
 
+/** The parsed body as text; a route that takes its own validation errors may be handed one too deep to write out. */
+function bodyText(body: unknown): string {
+  try {
+    return JSON.stringify(body ?? null);
+  } catch {
+    throw invalidInput(['body'], 'the body is nested too deeply', 'json_invalid');
+  }
+}
+
 /** Reads a streamed body to its end into the hash, at most `limit` bytes. */
 async function hashStream(body: Readable, hash: Hash, limit: number): Promise<string> {
   let seen = 0;
@@ -142,7 +151,7 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
     const material = keyMaterial(scope, key);
     const hash = fingerprintHash(req, scope);
     const streamed = isStream(req.body);
-    const fingerprint = streamed ? null : hash.update(JSON.stringify(req.body ?? null)).digest('hex');
+    const fingerprint = streamed ? null : hash.update(bodyText(req.body)).digest('hex');
     const at = now();
     const held = await store.claim({
       scope, key: material.id, fingerprint, createdAt: at.toISOString(), expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
