@@ -95,7 +95,9 @@ function cli(env: NodeJS.ProcessEnv, argv: string[]): string {
  */
 const WARMUP = 3;
 async function load(name: string, url: string, path: (i: number) => string, headers: Record<string, string>, body?: (i: number) => unknown,
-  connections = CONNECTIONS, warmup = WARMUP): Promise<Row | null> {
+  connections = CONNECTIONS, warmup = WARMUP,
+  /** Per-request headers (If-None-Match); their answers may be 304, not counted as errors. */
+  extra?: (i: number) => Record<string, string>): Promise<Row | null> {
   if (only && name !== CEILING && !only.test(name)) return null;
   let i = 0;
   const run = (duration: number) => autocannon({
@@ -103,13 +105,14 @@ async function load(name: string, url: string, path: (i: number) => string, head
     requests: [{
       setupRequest: (req) => {
         const n = i++;
-        return body ? { ...req, method: 'POST', path: path(n), body: JSON.stringify(body(n)) } : { ...req, path: path(n) };
+        if (body) return { ...req, method: 'POST', path: path(n), body: JSON.stringify(body(n)) };
+        return extra ? { ...req, path: path(n), headers: { ...req.headers, ...extra(n) } } : { ...req, path: path(n) };
       },
     }],
   });
   await run(warmup);
   const r = await run(DURATION);
-  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx - (extra ? r['3xx'] : 0) };
 }
 const cycle = (paths: string[]) => (i: number) => paths[i % paths.length];
 const CEILING = 'bare fastify 1KB (ceiling)';
@@ -220,6 +223,12 @@ async function main() {
   const all: Array<Row | null> = [];
   all.push(await endpoint(load('id detail (2,000 ids)', base, cycle(ids), headers)));
   all.push(await endpoint(load('SKU detail (2,000 SKUs)', base, cycle(skuPaths), headers)));
+  if (!only || only.test('id detail, revalidated')) {
+    // An agent that polls: each request sends the tag it was given, and an unchanged answer is a 304.
+    const tags = await Promise.all(ids.map(async (p) => (await fetch(`${base}${p}`, { headers })).headers.get('etag') ?? ''));
+    all.push(await endpoint(load('id detail, revalidated (If-None-Match: 304)', base, cycle(ids), headers, undefined, CONNECTIONS, WARMUP,
+      (i) => ({ 'if-none-match': tags[i % tags.length] }))));
+  }
   // Cold: every request a product not asked for before (7919 is prime to N when N is a power of ten),
   // so it is read from the store, never from the response cache.
   all.push(await endpoint(load('id detail, cold (no id twice)', base, (i) => `/v1/products/${1 + ((i * 7919) % maxId)}`, headers)));

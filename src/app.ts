@@ -22,6 +22,7 @@ import { capConnectionsPerAddress, serverTimeouts } from './http/connections.js'
 import { clientErrorHandler } from './http/client-errors.js';
 import { installErrorPresenters } from './http/error-presenter.js';
 import { frameworkErrors, installErrorHandlers, installNotFound } from './http/errors.js';
+import { installIdempotency } from './http/idempotency.js';
 import { installFiniteNumbers } from './http/finite-numbers.js';
 import { installClosedQuery } from './http/closed-query.js';
 import { FREE_PARAMS } from './api/schema-kit.js';
@@ -94,6 +95,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   installFiniteNumbers(app);
   installClosedQuery(app, new RegExp(FREE_PARAMS));
   installCache(app, c.cache);
+  installIdempotency(app, c.store.idempotency, () => c.clock.now());
   for (const unit of SURFACES) await registerSurface(app, unit, c);
   return app;
 }

@@ -39,6 +39,17 @@ export function priceBounds(fx: FxService, min: number | undefined, max: number 
   };
 }
 
+/**
+ * `modified_since` as the stored change times compare (UTC, milliseconds): any ISO 8601 time with
+ * a zone; anything else is refused naming the parameter.
+ */
+export function modifiedSinceOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i.test(text) ? Date.parse(text) : NaN;
+  if (!Number.isFinite(ms)) throw invalidInput(['query', 'modified_since'], 'modified_since must be an ISO 8601 time with a zone, e.g. 2026-11-20T12:00:00.000Z', 'datetime_parsing');
+  return new Date(ms).toISOString();
+}
+
 /** The filter without members that were not given. */
 export function clean(f: ListingFilter): ListingFilter {
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined && v !== '')) as ListingFilter;

@@ -1,5 +1,6 @@
 import type { RouteOptions } from 'fastify';
-import type { TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
+import { IDEMPOTENCY_HEADER, IdempotencyKeyHeader } from '../http/idempotency.js';
 import { refusesUnknownQuery } from '../http/closed-query.js';
 import { answersWhileStarting } from '../http/readiness.js';
 import type { Surface } from '../http/surface.js';
@@ -28,4 +29,14 @@ export function standardErrors(route: Pick<RouteOptions, 'url' | 'method' | 'con
   if (schema.body || methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) Object.assign(out, { 400: s.coded, 413: s.coded, 415: s.coded });
   if (schema.params) out[404] = s.coded;
   return out;
+}
+
+/**
+ * A route marked `idempotent` takes an `Idempotency-Key` header: declared (so it is validated, and
+ * documented), with the 409 of a key still in progress; its 422 comes with the declared header.
+ */
+export function declareIdempotencyKey(schema: NonNullable<RouteOptions['schema']>, surface: Surface): void {
+  const headers = (schema.headers ?? Type.Object({})) as ReturnType<typeof Type.Object>;
+  schema.headers = Type.Object({ ...headers.properties, [IDEMPOTENCY_HEADER]: Type.Optional(IdempotencyKeyHeader) });
+  schema.response = { 409: ERROR_SCHEMAS[surface].coded, 422: ERROR_SCHEMAS[surface].validation, ...(schema.response as object | undefined) };
 }

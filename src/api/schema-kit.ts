@@ -25,6 +25,12 @@ export function Str(opts: { minLength?: number; maxLength: number; pattern?: str
   return Type.String(opts);
 }
 
+/** `modified_since` on the listings a poller syncs (docs/sync.md); read by params.ts modifiedSinceOf. */
+export const ModifiedSince = Str({
+  maxLength: 40,
+  description: 'only listings whose data changed at or after this ISO 8601 time (their `updated_at`); send the greatest `updated_at` you have seen (docs/sync.md)',
+});
+
 /** A primitive schema that also takes null (`type: [t, 'null']`, which serializers and validators read fastest). */
 export function Nullable<T extends TSchema>(schema: T) {
   const s = schema as unknown as { type?: string | string[]; enum?: unknown[] };

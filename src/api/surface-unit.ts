@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Container } from '../container.js';
 import type { ErrorPresenter } from '../http/error-presenter.js';
 import type { Surface } from '../http/surface.js';
-import { standardErrors } from './route-errors.js';
+import { declareIdempotencyKey, standardErrors } from './route-errors.js';
 
 /**
  * One front door of the API: its routes (each with its schemas and presenters), the envelope its
@@ -28,6 +28,7 @@ export async function registerSurface(app: FastifyInstance, unit: SurfaceUnit, c
       const surface = route.config?.surface ?? unit.surface;
       route.config = { ...route.config, surface };
       if (!route.schema || route.schema.hide) return;
+      if (route.config.idempotent) declareIdempotencyKey(route.schema, surface);
       route.schema.tags = route.schema.tags ?? [unit.tag.name];
       route.schema.response = { ...standardErrors(route, surface), ...(route.schema.response as object | undefined) };
     });

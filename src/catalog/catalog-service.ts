@@ -9,7 +9,7 @@ import { slugify } from '../domain/slug.js';
 import { forgivingQuery, widened, type TermGroup } from '../domain/search-text.js';
 import { titleSimilarity, titleWords } from '../domain/similarity.js';
 import { rankTrending, TRENDING_WINDOW_DAYS, type Trend } from '../domain/trending.js';
-import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, SearchQuery, SearchResult } from '../store/types.js';
+import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, PageSort, SearchQuery, SearchResult } from '../store/types.js';
 import type { ListingView, ListingViews, Money } from './listing-views.js';
 import { READ_CACHE_MS, ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
@@ -128,7 +128,7 @@ export class CatalogService {
   }
 
   /** A page of listings in a stable order; `cursor` continues where the last page ended. */
-  async page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number, currency?: Currency): Promise<ListingPage> {
+  async page(filter: ListingFilter, sort: PageSort, cursor: PageCursor | null, limit: number, offset: number, currency?: Currency): Promise<ListingPage> {
     const p = await this.store.page(filter, sort, cursor, limit, offset);
     return { items: await this.views.of(p.listings, { currency }), total: p.total, next: p.next };
   }

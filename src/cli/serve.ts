@@ -1,3 +1,4 @@
+import { purgeIdempotencyKeys } from '../http/idempotency.js';
 import { buildApp, type App } from '../app.js';
 import { assertServable, type Config } from '../config.js';
 import { createContainer, type Container } from '../container.js';
@@ -81,7 +82,11 @@ export async function serve(config: Config): Promise<void> {
 /** On SIGTERM or SIGINT: stop accepting, let in-flight requests finish within the bound, close the store, exit. */
 function installShutdown(app: App, c: Container, timeoutMs: number): void {
   // Expired OAuth tokens are refused when presented; this only keeps the table from growing.
-  const purge = setInterval(() => void c.oauth.purgeExpired().catch(() => undefined), 3600_000);
+  // Expired idempotency keys (24 h) are taken over when used again; the purge keeps the table small.
+  const purge = setInterval(() => {
+    void c.oauth.purgeExpired().catch(() => undefined);
+    void purgeIdempotencyKeys(c.store.idempotency, () => c.clock.now()).catch(() => undefined);
+  }, 3600_000);
   purge.unref();
   let closing = false;
   const shutdown = async (signal: string) => {

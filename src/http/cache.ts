@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { withoutCredentials } from './credentials.js';
+import { entityTag, noneMatchHits } from './etag.js';
 
-interface Entry { body: Buffer; type: string; expires: number; generation: number; note: unknown }
+interface Entry { body: Buffer; type: string; expires: number; generation: number; note: unknown; etag: string }
 
 /**
  * Server-side response cache of spec 8.3, keyed on method, surface and the full query (so an unused
@@ -34,9 +35,10 @@ export class ResponseCache {
     return e;
   }
 
-  set(key: string, body: Buffer, type: string, seconds: number, note: unknown = null): void {
+  /** `etag`: the body's entity tag (etag.ts), computed once when the answer is stored so a hit costs no hashing; '' for none. */
+  set(key: string, body: Buffer, type: string, seconds: number, note: unknown = null, etag = ''): void {
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { body, type, expires: this.now() + seconds * 1000, generation: this.generation, note });
+    this.entries.set(key, { body, type, expires: this.now() + seconds * 1000, generation: this.generation, note, etag });
   }
 }
 
@@ -60,6 +62,15 @@ function markCached(body: Buffer, elapsedMs: number): string | Buffer {
   return marked === text ? body : marked;
 }
 
+/**
+ * Whether an answer carries an entity tag: a GET (or HEAD) whose answer may be stored
+ * (not `no-store`) by a route that does not opt out (`etag: false`: the answer is the request's
+ * own, or the request has an effect a 304 must not skip). Streams (SSE, exports) never reach here.
+ */
+function carriesTag(req: FastifyRequest): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && req.routeOptions.config?.etag !== false;
+}
+
 export function installCache(app: FastifyInstance, cache: ResponseCache): void {
   app.decorateRequest('cacheKey', null);
   app.decorateRequest('cacheNote', null);
@@ -78,7 +89,15 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
     const hit = cache.get(req.cacheKey);
     if (hit) {
       req.cacheNote = hit.note;
-      reply.header('X-Cache', 'HIT').type(hit.type);
+      reply.header('X-Cache', 'HIT');
+      if (hit.etag) {
+        reply.header('ETag', hit.etag);
+        if (noneMatchHits(req.headers['if-none-match'], hit.etag)) {
+          reply.code(304).send();
+          return;
+        }
+      }
+      reply.type(hit.type);
       reply.send(config.surface === 'v1b' ? markCached(hit.body, reply.elapsedTime) : hit.body);
       return;
     }
@@ -86,14 +105,20 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
     done();
   });
   app.addHook('onSend', (req, reply, payload, done) => {
+    if (reply.statusCode !== 200) return done(null, payload);
+    const tagged = !reply.hasHeader('ETag') && carriesTag(req) && !String(reply.getHeader('Cache-Control') ?? '').includes('no-store');
+    const caching = req.cacheKey !== null && reply.getHeader('X-Cache') === 'MISS';
+    if (!tagged && !caching) return done(null, payload);
     // Strings are JSON and SVG answers; a Buffer is an image (a PNG chart). One encoding of a string
-    // serves the cache and the socket (a batch answer is some 100 KB).
-    if (!req.cacheKey || reply.statusCode !== 200 || reply.getHeader('X-Cache') !== 'MISS') return done(null, payload);
+    // serves the cache, the tag and the socket (a batch answer is some 100 KB).
     const bytes = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
-    if (bytes) {
-      cache.set(req.cacheKey, bytes, String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!, req.cacheNote);
-      return done(null, bytes);
-    }
-    done(null, payload);
+    if (!bytes) return done(null, payload);
+    const etag = tagged ? entityTag(bytes) : '';
+    if (caching) cache.set(req.cacheKey!, bytes, String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!, req.cacheNote, etag);
+    if (!tagged) return done(null, bytes);
+    reply.header('ETag', etag);
+    if (!noneMatchHits(req.headers['if-none-match'], etag)) return done(null, bytes);
+    reply.code(304).removeHeader('Content-Type');
+    done(null, '');
   });
 }

@@ -11,6 +11,8 @@ declare module 'fastify' {
     cacheSeconds?: number;
     /** The cached answer is the key's own (it carries per-key links): cached per key id, never shared. */
     cachePerKey?: boolean;
+    /** false: no ETag and no 304 (the answer is per request, or the request has an effect that must run). */
+    etag?: boolean;
     /** Anything else the answer depends on, read from the request (a header); part of the cache key. */
     cacheVary?: (req: FastifyRequest) => string;
   }

@@ -40,6 +40,8 @@ export interface ListingFilter {
   ids?: number[];
   /** Listings last observed at or after this ISO time. */
   checkedSince?: string;
+  /** Listings whose stored data last changed (`updated_at`) at or after this ISO time: what a poller syncs (docs/sync.md). */
+  modifiedSince?: string;
   /** Leaves out accessories (domain/accessory.ts: the stored `accessory` flag). */
   excludeAccessories?: boolean;
 }
@@ -105,7 +107,10 @@ export interface SearchResult {
 }
 
 /** A position in a keyset-ordered listing: the sort value and id of the last row served. */
-export interface PageCursor { sort: SortKey; value: string | number; id: number }
+export interface PageCursor { sort: PageSort; value: string | number; id: number }
+
+/** The orders a keyset page can follow; `changed`: change time (`updated_at`) then id, both ascending (a poller's order). */
+export type PageSort = 'newest' | 'price_asc' | 'price_desc' | 'changed';
 
 export interface PageResult {
   listings: Listing[];
@@ -146,7 +151,7 @@ export interface CatalogStore {
   groupMembers(groupId: number): Promise<Listing[]>;
   search(query: SearchQuery): Promise<SearchResult>;
   /** Keyset pagination that stays correct while listings are added. */
-  page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult>;
+  page(filter: ListingFilter, sort: PageSort, cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult>;
   /** Streams listings in id order for export; never holds the whole result. */
   scan(filter: ListingFilter, limit: number, offset: number): AsyncIterable<Listing>;
   /** The search columns of up to `limit` listings with id > `afterId`, in id order: how a search index loads. */
@@ -302,6 +307,7 @@ export interface Store {
   readonly oauth: OAuthStore;
   readonly activity: ActivityStore;
   readonly webhooks: WebhookStore;
+  readonly idempotency: IdempotencyStore;
   /** Applies pending schema migrations; safe to call on every start. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -532,4 +538,39 @@ export interface WebhookStore {
   retry(subscriptionId: string, deliveryId: string, now: string): Promise<WebhookDeliveryRecord | null>;
   /** Deletes finished deliveries last changed before `before`; returns how many. */
   prune(before: string): Promise<number>;
+}
+
+/** The answer a request with an `Idempotency-Key` gave, kept to be given again to a retry. */
+export interface StoredResponse {
+  status: number;
+  /** The headers a replay repeats (content type, location, cache control), lower-case names. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface IdempotencyRecord {
+  /** Whose key it is: one credential's keys never meet another's. */
+  scope: string;
+  key: string;
+  /** Hash of method, path, credential and body; null while a streamed body is still being read. */
+  fingerprint: string | null;
+  /** Null while the first request is still running. */
+  response: StoredResponse | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** Idempotency keys (http/idempotency.ts): claimed when a request starts, completed with its answer. */
+export interface IdempotencyStore {
+  /**
+   * Claims (scope, key) for a new request unless an unexpired record holds it (an expired one is
+   * replaced): null when claimed, else the record that holds it. Atomic across instances.
+   */
+  claim(rec: Omit<IdempotencyRecord, 'response'>, now: string): Promise<IdempotencyRecord | null>;
+  /** Stores the answer of a claimed key, with the fingerprint known by then. */
+  complete(scope: string, key: string, fingerprint: string, response: StoredResponse): Promise<void>;
+  /** Gives a claim back (the request failed on the server's side or was cut off): a retry runs again. */
+  release(scope: string, key: string): Promise<void>;
+  /** Deletes the records that expired at or before `now`; returns how many. */
+  purge(now: string): Promise<number>;
 }

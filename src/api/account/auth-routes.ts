@@ -16,7 +16,7 @@ export function authRoutes(c: Container): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
     app.post('/v1/auth/register', {
-      config: { surface: 'account', auth: false },
+      config: { surface: 'account', auth: false, idempotent: true },
       schema: { tags: TAGS, summary: 'Register an agent and get an API key (no key needed)', security: [], querystring: RegisterQuery, body: RegisterBody, response: { 201: RegisterResponse, 429: RateLimited } },
     }, async (req, reply) => {
       const { agent_name: agentName, email } = req.body;

@@ -100,7 +100,7 @@ export function ingestRoutes(c: Container): FastifyPluginAsync {
     app.addContentTypeParser(['application/json', 'application/x-ndjson', 'text/plain'], (_req, payload, done) => done(null, payload));
 
     app.post('/v1/ingest/products', {
-      config: { surface: 'v1a', minTier: 'pro', swaggerTransform: documentBody },
+      config: { surface: 'v1a', minTier: 'pro', idempotent: true, swaggerTransform: documentBody },
       // Counted as the body streams (ByteLimit); Fastify's own check would hold the whole body.
       bodyLimit: maxBytes,
       schema: {

@@ -78,7 +78,7 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
     app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, { config, schema: resourceSchema }, async () => protectedResource(c, '/mcp'));
 
     app.post('/v1/oauth/register', {
-      config, attachValidation: true,
+      config: { ...config, idempotent: true }, attachValidation: true,
       schema: {
         tags: TAGS, summary: 'Dynamic client registration (RFC 7591); 5 per hour per IP', security: [], body: ClientRegistration,
         description: 'Send your API key with it (Authorization: Bearer) and the client inherits its tier; a bad key is 401.',

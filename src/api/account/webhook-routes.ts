@@ -37,7 +37,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
     app.post('/v1/webhooks', {
-      config: CONFIG,
+      config: { ...CONFIG, idempotent: true },
       schema: {
         tags: TAGS, summary: 'Subscribe a url to price or stock changes (pro and enterprise)',
         description: 'Answers the subscription with its signing `secret`, shown only in this answer. Deliveries are signed in the Standard Webhooks scheme.',
@@ -96,7 +96,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.post('/v1/webhooks/:id/rotate-secret', {
-      config: CONFIG,
+      config: { ...CONFIG, idempotent: true },
       // The body is optional: a POST without one takes the defaults.
       preValidation: async (req) => {
         req.body ??= {};
@@ -114,7 +114,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.post('/v1/webhooks/:id/test', {
-      config: CONFIG,
+      config: { ...CONFIG, idempotent: true },
       schema: {
         tags: TAGS, summary: 'Send a signed test event now and answer with the attempt',
         description: 'The event is `test`; it is sent even to a paused subscription, once, and listed with the deliveries.',
@@ -140,7 +140,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.post('/v1/webhooks/:id/deliveries/:delivery_id/retry', {
-      config: CONFIG,
+      config: { ...CONFIG, idempotent: true },
       schema: {
         tags: TAGS, summary: 'Send a finished (dead-lettered or succeeded) delivery once more, with the same webhook-id and body',
         params: DeliveryParams, response: { 202: Delivery, 409: CodedError },

@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import { EXPORT_COLUMNS } from '../../catalog/export-service.js';
 import type { Container } from '../../container.js';
-import { clean, priceBounds } from '../params.js';
-import { Int, Num, OneOf, Query, Str } from '../schema-kit.js';
+import { clean, modifiedSinceOf, priceBounds } from '../params.js';
+import { Int, ModifiedSince, Num, OneOf, Query, Str } from '../schema-kit.js';
 import { flattenCategories, presentDeal, presentTrend } from './present.js';
 import { CategoriesResponse, DealsResponse, TrendingResponse, responses } from './responses.js';
 import { Bool, Category, Limit, Offset, Price } from './schemas.js';
@@ -51,12 +51,16 @@ export function browseRoutes(c: Container): FastifyPluginAsync {
           category: Type.Optional(Category), source: Type.Optional(Str({ maxLength: 64, description: 'platform key, exact' })),
           min_price: Type.Optional(Price('lowest SGD price, inclusive')), max_price: Type.Optional(Price('highest SGD price, inclusive')),
           limit: Limit(10000, 1000), offset: Int(0, 10_000_000, { default: 0, description: 'listings to skip, in id order' }),
+          modified_since: Type.Optional(ModifiedSince),
         }),
         response: { 200: ExportFile },
       },
     }, async (req, reply) => {
       const q = req.query;
-      const filter = clean({ categoryLike: q.category, sources: q.source ? [q.source.toLowerCase()] : undefined, ...priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']) });
+      const filter = clean({
+        categoryLike: q.category, sources: q.source ? [q.source.toLowerCase()] : undefined, modifiedSince: modifiedSinceOf(q.modified_since),
+        ...priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']),
+      });
       const file = await c.exports.open(q.format, filter, q.limit, q.offset);
       reply.header('Content-Disposition', `attachment; filename="${file.filename}"`);
       return reply.type(file.contentType).send(file.body);

@@ -5,9 +5,9 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import { invalidInput } from '../../http/request-error.js';
-import { clean, countriesOf, decodeCursor, encodeCursor, priceBounds } from '../params.js';
+import { clean, countriesOf, decodeCursor, encodeCursor, modifiedSinceOf, priceBounds } from '../params.js';
 import { CodedError } from '../error-schemas.js';
-import { Int, OneOf, Query, Str } from '../schema-kit.js';
+import { Int, ModifiedSince, OneOf, Query, Str } from '../schema-kit.js';
 import { presentObservation, presentProduct, presentSkuDetail } from './present.js';
 import { ListingResponse, PriceHistoryResponse, ProductOrSkuResponse, ProductRecord, SkuDetailResponse, responses } from './responses.js';
 import { Bool, Currency, IntegerRef, Limit, Offset, Platform, Price } from './schemas.js';
@@ -22,6 +22,7 @@ const ListQuery = Query({
   limit: Limit(50, 20),
   cursor: Type.Optional(Str({ maxLength: 500, description: 'meta.next_cursor of the previous page, as received' })),
   offset: Offset,
+  modified_since: Type.Optional(ModifiedSince),
 });
 
 const DetailQuery = Query({
@@ -52,10 +53,12 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       schema: { summary: 'Paginated listing (opaque cursor)', querystring: ListQuery, response: responses(ListingResponse, { 400: CodedError }) },
     }, async (req) => {
       const q = req.query;
-      const sort = q.sort_by === 'relevance' ? 'newest' : q.sort_by;
+      const since = modifiedSinceOf(q.modified_since);
+      // A poller's pages follow the change order (docs/sync.md), whatever sort_by says.
+      const sort = since ? 'changed' : q.sort_by === 'relevance' ? 'newest' : q.sort_by;
       const bounds = priceBounds(c.fx, q.price_min, q.price_max, q.currency ?? 'SGD', ['price_min', 'price_max'], 'INVALID_PRICE_RANGE');
       const cursor = q.cursor ? decodeCursor(q.cursor, sort) : null;
-      const filter = clean({ categoryExact: q.category_id, countries: countriesOf(q.region, 'region'), ...bounds });
+      const filter = clean({ categoryExact: q.category_id, countries: countriesOf(q.region, 'region'), modifiedSince: since, ...bounds });
       const page = await c.catalog.page(filter, sort, cursor, q.limit, q.offset, q.currency);
       return {
         data: page.items.map(presentProduct),

@@ -41,7 +41,7 @@ export function ingestRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/v1/products/ingest', {
-      config: { minTier: 'pro' },
+      config: { minTier: 'pro', idempotent: true },
       // Below pro the answer is 403 whatever the body: refused before the body is validated.
       preValidation: requireTier('pro'),
       bodyLimit: JSON_INGEST_BODY_LIMIT,

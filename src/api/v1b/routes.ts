@@ -51,7 +51,8 @@ export function routes(c: Container): FastifyPluginAsync {
     app.get('/v1/products/search', {
       constraints: { surface: 'B' },
       // Each result's click_url is signed for the key that asked: cached per key, never shared.
-      config: { cacheSeconds: 60, cachePerKey: true },
+      // No ETag: the search is recorded, and its links are signed for each request.
+      config: { cacheSeconds: 60, cachePerKey: true, etag: false },
       schema: {
         summary: 'Product search (surface B)', querystring: SearchQuery, response: responses(SearchResponse),
         description: `Without \`region\`, the market is \`country_code\` (default SG); \`region=SEA\` is every Southeast Asian market. Prices are shown, and min/max_price read, in \`currency\` (default: the market's currency, SGD for SEA). `

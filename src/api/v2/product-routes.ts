@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import type { ListingFilter, SortKey } from '../../store/types.js';
-import { clean, countriesOf, priceBounds } from '../params.js';
+import { clean, countriesOf, modifiedSinceOf, priceBounds } from '../params.js';
 import { presentBatchRecord, presentDetailRecord, presentListRecord } from './present.js';
 import { countriesOfRegion, detectRegion, type V2Region } from './region.js';
 import { BatchDetailsResponse, DetailRecord, ProductsResponse, SearchResponse, responses } from './responses.js';
@@ -28,14 +28,16 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       const q = req.query;
       const filter: ListingFilter = clean({
         categoryLike: q.category, brandLike: q.brand, sources: q.platform ? [q.platform.toLowerCase()] : undefined, inStock: q.in_stock,
-        countries: marketsOf(req, q.country, q.region), ...priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']),
+        countries: marketsOf(req, q.country, q.region), modifiedSince: modifiedSinceOf(q.modified_since), ...priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']),
       });
       const sort: SortKey = q.sort_by === 'newest' && q.q ? 'relevance' : q.sort_by;
       const r = await c.catalog.search({
         text: q.q, filter, sort: q.after !== undefined ? 'newest' : sort, limit: q.limit, offset: q.after !== undefined ? 0 : q.offset, afterId: q.after,
       }, { currency: q.currency });
       const offset = q.after !== undefined ? 0 : q.offset;
-      return { total: r.total, limit: q.limit, offset, has_more: offset + r.items.length < r.total, items: r.items.map(presentListRecord) };
+      // With `after`, total counts every match, before the position too: more follow while pages are full.
+      const more = q.after !== undefined ? r.items.length === q.limit : offset + r.items.length < r.total;
+      return { total: r.total, limit: q.limit, offset, has_more: more, items: r.items.map(presentListRecord) };
     });
 
     app.get('/v2/products/:id', {

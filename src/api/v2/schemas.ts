@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { V2_CURRENCIES } from '../../domain/currencies.js';
-import { Body, Int, MAX_AMOUNT, Num, OneOf, Query, Str } from '../schema-kit.js';
+import { Body, Int, MAX_AMOUNT, ModifiedSince, Num, OneOf, Query, Str } from '../schema-kit.js';
 
 /** Surface V2's request schemas (spec 4.4, 8.1). */
 
@@ -26,6 +26,7 @@ export const ProductsQuery = Query({
   offset: Offset,
   currency: Currency,
   after: Type.Optional(Int(0, Number.MAX_SAFE_INTEGER, { description: 'product id: start after it in id order (deep paging; offset is then ignored)' })),
+  modified_since: Type.Optional(ModifiedSince),
 });
 
 export const SearchQuery = Query({

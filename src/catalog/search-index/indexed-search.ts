@@ -88,7 +88,7 @@ export class IndexedSearch {
   }
 
   async search(q: SearchQuery): Promise<IndexAnswer | null> {
-    if (this.status !== 'ready' || q.filter.ids || q.filter.checkedSince || q.filter.stockLevels) return null;
+    if (this.status !== 'ready' || q.filter.ids || q.filter.checkedSince || q.filter.modifiedSince || q.filter.stockLevels) return null;
     if (!(await this.current())) return null;
     if (this.answersAt?.index !== this.index || this.answersAt.position !== this.position) {
       this.answers.clear();

@@ -5,7 +5,7 @@ import type { GroupOffers } from '../../domain/buybox.js';
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats, type IngestBatchResult,
-  type ListingFilter, type ListingTitle, type LookupKey, type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
+  type ListingFilter, type ListingTitle, type LookupKey, type PageCursor, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 import { orderOf, whereOf } from '../sql/filters.js';
@@ -212,10 +212,10 @@ export class PgCatalog implements CatalogStore {
     };
   }
 
-  async page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult> {
+  async page(filter: ListingFilter, sort: PageSort, cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult> {
     const w = whereOf(filter);
-    const col = sort === 'newest' ? 'l.updated_at' : 'l.price_sgd_minor';
-    const op = sort === 'price_asc' ? '>' : '<';
+    const col = sort === 'newest' || sort === 'changed' ? 'l.updated_at' : 'l.price_sgd_minor';
+    const op = sort === 'price_asc' || sort === 'changed' ? '>' : '<';
     const keyset = cursor ? ` AND (${col}, l.id) ${op} (?, ?)` : '';
     const params = cursor ? [...w.params, cursor.value, cursor.id] : w.params;
     // The page's ids first, from the sort's index alone (an offset skips index entries, not rows), then its rows.
@@ -229,7 +229,7 @@ export class PgCatalog implements CatalogStore {
     const listings = found.slice(0, limit).map(toListing);
     const last = listings[listings.length - 1];
     const next: PageCursor | null = more && last
-      ? { sort, value: sort === 'newest' ? last.updatedAt : found[limit - 1].price_sgd_minor, id: last.id }
+      ? { sort, value: sort === 'newest' || sort === 'changed' ? last.updatedAt : found[limit - 1].price_sgd_minor, id: last.id }
       : null;
     return { listings, total, next };
   }

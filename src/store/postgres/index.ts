@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { PgIdempotency } from './idempotency.js';
 import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js';
 import { decodeChange } from '../../domain/event-codec.js';
 import type { CatalogEvent, EventKind } from '../../domain/events.js';
@@ -74,6 +75,7 @@ export class PostgresStore implements Store {
   readonly oauth: PgOAuth;
   readonly activity: PgActivity;
   readonly webhooks: PgWebhooks;
+  readonly idempotency: PgIdempotency;
 
   /** `writerPool`: the ingest writer's connections (pipelined), so an import never holds the request path's. */
   constructor(readonly pool: pg.Pool, readonly schema: string, readonly writerPool: pg.Pool = pool) {
@@ -85,6 +87,7 @@ export class PostgresStore implements Store {
     this.oauth = new PgOAuth(pool);
     this.activity = new PgActivity(pool);
     this.webhooks = new PgWebhooks(pool);
+    this.idempotency = new PgIdempotency(pool);
   }
 
   async migrate(): Promise<void> {

@@ -290,4 +290,23 @@ CREATE TABLE webhook_dispatch (id INTEGER PRIMARY KEY CHECK (id = 1), position B
 INSERT INTO webhook_dispatch (id, position) SELECT 1, coalesce(max(id), 0) FROM events;
 `,
   },
+  {
+    version: 14,
+    name: 'idempotency keys',
+    // As on SQLite: one row per (credential scope, key), in progress until its answer is stored.
+    sql: `
+CREATE TABLE idempotency_keys (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT,
+  status INTEGER,
+  headers TEXT,
+  body BYTEA,
+  created_at TEXT COLLATE "C" NOT NULL,
+  expires_at TEXT COLLATE "C" NOT NULL,
+  PRIMARY KEY (scope, key)
+);
+CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at);
+`,
+  },
 ];

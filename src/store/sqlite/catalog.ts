@@ -5,7 +5,7 @@ import { offersOf, type GroupMember, type GroupOffers } from '../../domain/buybo
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type BulkFinish, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats,
-  type IngestBatchResult, type ListingFilter, type ListingTitle, type LookupKey, type PageCursor, type PageResult, type SearchDoc, type SearchQuery, type SearchResult,
+  type IngestBatchResult, type ListingFilter, type ListingTitle, type LookupKey, type PageCursor, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { orderOf, whereOf } from '../sql/filters.js';
 import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
@@ -258,11 +258,11 @@ export class SqliteCatalog implements CatalogStore {
     };
   }
 
-  async page(filter: ListingFilter, sort: 'newest' | 'price_asc' | 'price_desc', cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult> {
+  async page(filter: ListingFilter, sort: PageSort, cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult> {
     const w = whereOf(filter);
     const total = w.sql === '1' ? await this.count() : (this.q.get(`SELECT count(*) FROM listings l WHERE ${w.sql}`).pluck().get(...w.params) as number);
-    const col = sort === 'newest' ? 'l.updated_at' : 'l.price_sgd_minor';
-    const op = sort === 'price_asc' ? '>' : '<';
+    const col = sort === 'newest' || sort === 'changed' ? 'l.updated_at' : 'l.price_sgd_minor';
+    const op = sort === 'price_asc' || sort === 'changed' ? '>' : '<';
     const keyset = cursor ? ` AND (${col}, l.id) ${op} (?, ?)` : '';
     const params = cursor ? [...w.params, cursor.value, cursor.id] : w.params;
     // Ids and sort values first (from the sort's index alone when there is no filter), rows after:

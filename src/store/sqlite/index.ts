@@ -1,3 +1,4 @@
+import { SqliteIdempotency } from './idempotency.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
@@ -149,6 +150,7 @@ export class SqliteStore implements Store {
   readonly oauth: SqliteOAuth;
   readonly activity: SqliteActivity;
   readonly webhooks: SqliteWebhooks;
+  readonly idempotency: SqliteIdempotency;
   readonly bulkLoad: BulkLoadCapability;
   readonly recovery: RecoveryCapability;
 
@@ -163,6 +165,7 @@ export class SqliteStore implements Store {
     this.oauth = new SqliteOAuth(db);
     this.activity = new SqliteActivity(db);
     this.webhooks = new SqliteWebhooks(db);
+    this.idempotency = new SqliteIdempotency(db);
     const catalog = this.catalog;
     this.bulkLoad = {
       tuneForImport: () => tuneForBulkImport(db),

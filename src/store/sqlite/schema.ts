@@ -376,4 +376,24 @@ DROP INDEX IF EXISTS listings_group;
 CREATE INDEX listings_group ON listings (group_id, price_sgd_minor, in_stock, currency, price, last_checked_at);
 `,
   },
+  {
+    version: 14,
+    name: 'idempotency keys',
+    // One row per (credential scope, key): claimed in progress (no response yet), then the first
+    // answer, replayed until it expires (24 h, purged by expires_at).
+    sql: `
+CREATE TABLE idempotency_keys (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT,
+  status INTEGER,
+  headers TEXT,
+  body BLOB,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  PRIMARY KEY (scope, key)
+) WITHOUT ROWID;
+CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at);
+`,
+  },
 ];
