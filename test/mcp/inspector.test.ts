@@ -7,6 +7,9 @@ import { inspect, ROOT, seededStore, serveSeeded, TOOL_NAMES, toolNames, type Se
  * tools/list, then a tools/call. The stdio server is `catalog mcp` run from source (tsx), so the test
  * never drives a stale build; test/slow/mcp-stdio.test.ts drives the built command with the SDK.
  */
+/** Each test starts two inspector processes (and, on stdio, two servers from source): seconds each on a busy machine. */
+const SPAWNS = 90_000;
+
 describe('over Streamable HTTP', () => {
   let s: Served;
   beforeAll(async () => { s = await serveSeeded(); });
@@ -18,7 +21,7 @@ describe('over Streamable HTTP', () => {
     const r = await inspect([...target, '--method', 'tools/call', '--tool-name', 'search_products', '--tool-arg', 'query=galaxy a55', '--tool-arg', 'limit=2']);
     expect(r.isError).toBeUndefined();
     expect((r.structuredContent as { total: number; items: unknown[] })).toMatchObject({ total: 4, items: [{}, {}] });
-  });
+  }, SPAWNS);
 });
 
 describe('over stdio (`catalog mcp`)', () => {
@@ -32,5 +35,5 @@ describe('over stdio (`catalog mcp`)', () => {
     expect(toolNames(await inspect([...server, '--method', 'tools/list'], store.env))).toEqual(TOOL_NAMES);
     const r = await inspect([...server, '--method', 'tools/call', '--tool-name', 'get_product', '--tool-arg', 'ref=SG-A55'], store.env);
     expect(r.structuredContent).toMatchObject({ resolved_as: 'sku', product: { id: 1, price: { amount: '499.00', currency: 'SGD' } }, offer_count: 3 });
-  });
+  }, SPAWNS);
 });
