@@ -10,6 +10,7 @@ import { indexForm } from '../../domain/search-text.js';
 import type { ApiKeyRecord, BulkLoadCapability, RecoveryCapability, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
 import { SqliteActivity } from './activity.js';
+import { SqliteAlerts } from './alerts.js';
 import { SqliteCatalog } from './catalog.js';
 import { tuneForBulkImport } from './ingest.js';
 import { sqliteRecovery } from './recovery.js';
@@ -145,6 +146,7 @@ export class SqliteStore implements Store {
   readonly oauth: SqliteOAuth;
   readonly activity: SqliteActivity;
   readonly webhooks: SqliteWebhooks;
+  readonly alerts: SqliteAlerts;
   readonly bulkLoad: BulkLoadCapability;
   readonly recovery: RecoveryCapability;
 
@@ -159,6 +161,7 @@ export class SqliteStore implements Store {
     this.oauth = new SqliteOAuth(db);
     this.activity = new SqliteActivity(db);
     this.webhooks = new SqliteWebhooks(db);
+    this.alerts = new SqliteAlerts(db);
     const catalog = this.catalog;
     this.bulkLoad = {
       tuneForImport: () => tuneForBulkImport(db),
