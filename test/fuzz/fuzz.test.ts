@@ -96,7 +96,12 @@ beforeAll(async () => {
     query: ['galaxy phone', 'rice cooker'], key: [String(targetId)], 'x-admin-secret': [ADMIN_SECRET], 'catalog-surface': ['A', 'B'],
     token: [...tokens, token.access_token], client_id: [client.client_id], client_secret: [client.client_secret], grant_type: ['client_credentials'],
     'x-session-context': [session], url: ['https://hooks.example.com/x'], 'webhooks.id': [hook.id],
-    'alerts.id': [alert.id], product: [...ids, ...skus],
+    'alerts.id': [alert.id],
+    'alerts.body': [
+      { product: ids[1], condition: { type: 'back_in_stock' } },
+      { product: skus[1], condition: { type: 'price_at_or_below', target: '99.00', currency: 'USD' }, rearm: { after: 'price_above_target' } },
+      { product: uuids[1], condition: { type: 'drop_percent', percent: '15' }, rearm: { quiet_period_seconds: 3600 } },
+    ].map((b) => b as unknown as string),
     'mcp.body': [
       { jsonrpc: '2.0', id: 1, method: 'tools/list' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_products', arguments: { query: 'phone', limit: 3 } } },
