@@ -51,7 +51,8 @@ function surfaceOfUnrouted(req: FastifyRequest): Surface {
   if (url.startsWith('/v2')) return 'v2';
   if (url === '/mcp' || url.startsWith('/mcp/') || url.startsWith('/mcp?')) return 'mcp';
   if (url.startsWith('/v1/products') || url.startsWith('/v1/categories')) return surfaceOfRequest(req.raw) === 'B' ? 'v1b' : 'v1a';
-  if (url.startsWith('/v1/auth') || url.startsWith('/v1/oauth') || url.startsWith('/v1/keys') || url.startsWith('/v1/admin') || url.startsWith('/v1/webhooks')) return 'account';
+  if (url.startsWith('/v1/auth') || url.startsWith('/v1/oauth') || url.startsWith('/v1/keys') || url.startsWith('/v1/admin') || url.startsWith('/v1/webhooks')
+    || url.startsWith('/v1/alerts')) return 'account';
   return url.startsWith('/v1') ? 'v1a' : 'meta';
 }
 

@@ -8,11 +8,12 @@ import { QuotaService } from './accounts/quota.js';
 import { AuthGuard } from './accounts/auth-guard.js';
 import { RegistrationService } from './accounts/registration.js';
 import { SmtpMailer } from './accounts/smtp-mailer.js';
-import { tierLimits } from './accounts/tiers.js';
+import { ALERT_LIMITS, tierLimits } from './accounts/tiers.js';
 import type { RateLimiter } from './limits/limiter.js';
 import { MemoryRateLimiter } from './limits/memory.js';
 import { RedisRateLimiter, requestPathRedis } from './limits/redis.js';
 import { ActivityService } from './catalog/activity-service.js';
+import { AlertService } from './catalog/alert-service.js';
 import { AgentService } from './catalog/agent-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { ChartService } from './catalog/chart-service.js';
@@ -28,6 +29,7 @@ import { ProductService } from './catalog/product-service.js';
 import { IngestService } from './catalog/ingest.js';
 import { IndexedSearch } from './catalog/search-index/indexed-search.js';
 import { listenOrigin, sqlitePath, type Config } from './config.js';
+import { AlertEvaluator } from './events/alert-evaluator.js';
 import { MemoryBus, type EventBus } from './events/bus.js';
 import { RedisBus } from './events/redis-bus.js';
 import { EventTail } from './events/tail.js';
@@ -92,6 +94,10 @@ export interface Container {
   webhooks: WebhookService;
   /** The webhook dispatcher and worker: started by `serve` only, stopped by close(). */
   webhookDelivery: WebhookDelivery;
+  /** Price and stock alerts (docs/alerts.md): the management use cases. */
+  alerts: AlertService;
+  /** Evaluates alerts on the logged changes: started by `serve` only, stopped by close(). */
+  alertEvaluator: AlertEvaluator;
   /** The webhook address guard (serve warns when WEBHOOK_ALLOW_HOSTS exempts hosts). */
   webhookGuard: AddressGuard;
   /** The origin of links and the OAuth issuer (see baseUrl); `listening` tells it the bound port. */
@@ -205,6 +211,13 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   });
   tail.subscribe(() => webhookDelivery.wake());
   const webhooks = new WebhookService(store.webhooks, store.events, webhookGuard, secrets, webhookDelivery.worker, now);
+  const alertEvaluator = new AlertEvaluator(store.alerts, store.events, () => fx.rates(), now, () => {
+    void tail.poke();
+    void bus.publish({ type: 'events' });
+  });
+  tail.subscribe(() => alertEvaluator.wake());
+  const idResolver = new IdResolver(store.catalog);
+  const alerts = new AlertService(store.alerts, store.catalog, store.events, idResolver, ALERT_LIMITS, now);
   const history = new HistoryService(store.catalog, now);
   let origin = config.publicUrl ?? listenOrigin(config.host, config.port);
   return {
@@ -214,7 +227,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     listening(port) {
       if (!config.publicUrl) origin = listenOrigin(config.host, port);
     },
-    products: new ProductService(new IdResolver(store.catalog), views, (l) => catalog.groupMembers(l), now),
+    products: new ProductService(idResolver, views, (l) => catalog.groupMembers(l), now),
     exports: new ExportService((filter, limit, offset) => catalog.scan(filter, limit, offset)),
     keyEvents, keyAdmin: new KeyAdmin(store.keys, store.accounts, keyEvents, clock), quota, oauth,
     authGuard: new AuthGuard(quota, config.authFailuresPerMinute),
@@ -225,11 +238,12 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     ingest: new IngestService(writes, () => fx.rates()),
     activity,
     clicks: new ClickService(store.catalog, store.activity, activity, now, config.clickSecret),
-    searchIndex, cache, tail, bus, streams, streamSlots, webhooks, webhookDelivery, webhookGuard,
+    searchIndex, cache, tail, bus, streams, streamSlots, webhooks, webhookDelivery, webhookGuard, alerts, alertEvaluator,
     async close() {
       streams.stop();
       await streamSlots.close();
       tail.stop();
+      alertEvaluator.stop();
       await activity.close();
       await webhookDelivery.stop();
       await bus.close();

@@ -32,3 +32,16 @@ export function tierLimits(overrides: Readonly<Record<string, Partial<TierLimits
 export function billingCycleEnd(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 }
+
+/**
+ * Active price and stock alerts a key (account) may have at once (docs/alerts.md): armed or
+ * waiting to re-arm, not expired. Unverified keys have none; fired-for-good and expired alerts
+ * do not count.
+ */
+export const ALERT_LIMITS: Readonly<Record<Tier, number>> = Object.freeze({
+  unverified: 0,
+  free: 10,
+  basic: 100,
+  pro: 1_000,
+  enterprise: 10_000,
+});

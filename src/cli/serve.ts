@@ -67,6 +67,7 @@ export async function serve(config: Config): Promise<void> {
   }
   c.webhookDelivery.useLog(app.log);
   c.webhookDelivery.start();
+  c.alertEvaluator.start();
   c.readiness.isReady();
   if (c.searchIndex) {
     // Built while the service already answers: until it is whole, the store serves search.

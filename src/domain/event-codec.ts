@@ -1,3 +1,4 @@
+import type { AlertCondition } from './alert-condition.js';
 import type { Currency } from './currencies.js';
 import type { CatalogChange, EventKind, ListingSnapshot } from './events.js';
 import type { NormalizedRecord, StoredColumns } from './ingest-record.js';
@@ -35,6 +36,34 @@ export function encodeChange(c: CatalogChange): string {
         ...head, product_id: c.listing.id, old_in_stock: c.oldInStock, new_in_stock: c.newInStock,
         old_stock_level: c.oldStockLevel, new_stock_level: c.newStockLevel,
       });
+    case 'alert_fired':
+      return JSON.stringify({
+        ...head, alert_id: c.alertId, firing_id: c.firingId, account_id: c.accountId, condition: conditionJson(c.condition),
+        trigger_event_id: c.triggerEventId, rearms: c.rearms,
+      });
+  }
+}
+
+/** An alert condition as the event log and the API write it (snake_case). */
+export interface ConditionJson {
+  type: AlertCondition['type']; target?: string; currency?: string; percent?: string; base_price?: string; base_currency?: string;
+}
+
+export function conditionJson(c: AlertCondition): ConditionJson {
+  switch (c.type) {
+    case 'price_at_or_below': return { type: c.type, target: c.target, currency: c.currency };
+    case 'drop_percent': return { type: c.type, percent: c.percent, base_price: c.basePrice, base_currency: c.baseCurrency };
+    case 'back_in_stock': return { type: c.type };
+  }
+}
+
+/** conditionJson, read back. */
+export function conditionOf(j: Record<string, unknown>): AlertCondition {
+  switch (j.type) {
+    case 'price_at_or_below': return { type: 'price_at_or_below', target: String(j.target), currency: j.currency as Currency };
+    case 'drop_percent':
+      return { type: 'drop_percent', percent: String(j.percent), basePrice: String(j.base_price), baseCurrency: j.base_currency as Currency };
+    default: return { type: 'back_in_stock' };
   }
 }
 
@@ -59,6 +88,11 @@ export function decodeChange(kind: EventKind, json: string): CatalogChange {
       return {
         kind, listing, oldInStock: (p.old_in_stock as boolean | null) ?? null, newInStock: (p.new_in_stock as boolean | null) ?? null,
         oldStockLevel: (p.old_stock_level as string | null) ?? null, newStockLevel: (p.new_stock_level as string | null) ?? null,
+      };
+    case 'alert_fired':
+      return {
+        kind, listing, alertId: p.alert_id as string, firingId: p.firing_id as string, accountId: p.account_id as number,
+        condition: conditionOf(p.condition as Record<string, unknown>), triggerEventId: p.trigger_event_id as number, rearms: p.rearms === true,
       };
   }
 }

@@ -1,7 +1,8 @@
+import type { AlertCondition } from './alert-condition.js';
 import type { Currency } from './currencies.js';
 
-export type EventKind = 'product_update' | 'price_change' | 'stock_change';
-export const EVENT_KINDS: readonly EventKind[] = ['product_update', 'price_change', 'stock_change'];
+export type EventKind = 'product_update' | 'price_change' | 'stock_change' | 'alert_fired';
+export const EVENT_KINDS: readonly EventKind[] = ['product_update', 'price_change', 'stock_change', 'alert_fired'];
 
 /** What every event says of its listing, as the listing was right after the change. */
 export interface ListingSnapshot {
@@ -47,7 +48,20 @@ export interface StockChange {
   newStockLevel: string | null;
 }
 
-export type CatalogChange = ProductUpdate | PriceChange | StockChange;
+/** The alert_fired change of a firing: the listing as the change left it, and what fired. */
+export interface AlertFired {
+  kind: 'alert_fired';
+  listing: ListingSnapshot;
+  alertId: string;
+  firingId: string;
+  accountId: number;
+  condition: AlertCondition;
+  triggerEventId: number;
+  /** True when the alert arms again (it has a re-arm rule). */
+  rearms: boolean;
+}
+
+export type CatalogChange = ProductUpdate | PriceChange | StockChange | AlertFired;
 
 /** A change as the event log holds it: ids increase in commit order. */
 export interface CatalogEvent {

@@ -9,14 +9,19 @@ import { minorScaled, scaledText } from './money.js';
  */
 export type StreamName = 'products' | 'prices';
 
-/** The product stream tells of data and stock changes; the price stream of price changes. */
+/**
+ * The product stream tells of data and stock changes, the price stream of price changes; each
+ * also tells its key's account of its own alerts firing (stock alerts on products, price alerts on prices).
+ */
 export const STREAM_KINDS: Record<StreamName, readonly EventKind[]> = {
-  products: ['product_update', 'stock_change'],
-  prices: ['price_change'],
+  products: ['product_update', 'stock_change', 'alert_fired'],
+  prices: ['price_change', 'alert_fired'],
 };
 
 export interface StreamFilter {
   stream: StreamName;
+  /** The account of the stream's key: the only one whose alert firings it sends. */
+  accountId?: number;
   /** Lower case, matched against the category key (names and slugs of every level). */
   categoryLike?: string;
   /** Platform keys, lower case. */
@@ -58,6 +63,8 @@ function derive(l: ListingSnapshot): Derived {
 export function streamMatches(f: StreamFilter, e: CatalogEvent): boolean {
   const c = e.change;
   if (!STREAM_KINDS[f.stream].includes(c.kind)) return false;
+  // An alert is its owner's own subscription: the stream's listing filters do not apply to it.
+  if (c.kind === 'alert_fired') return c.accountId === f.accountId && (c.condition.type === 'back_in_stock') === (f.stream === 'products');
   const l = c.listing;
   if (f.productIds && !f.productIds.has(l.id)) return false;
   if (f.sources && !f.sources.includes(l.source)) return false;

@@ -1,3 +1,4 @@
+import { alertFiredData } from './alerts.js';
 import type { CatalogChange, CatalogEvent } from './events.js';
 import { domainOf } from './listing-columns.js';
 
@@ -7,8 +8,8 @@ import { domainOf } from './listing-columns.js';
  * pause). docs/realtime.md, "Webhooks", is the reader's version of this file.
  */
 
-export type WebhookEventKind = 'price_change' | 'stock_change';
-export const WEBHOOK_EVENT_KINDS: readonly WebhookEventKind[] = ['price_change', 'stock_change'];
+export type WebhookEventKind = 'price_change' | 'stock_change' | 'alert_fired';
+export const WEBHOOK_EVENT_KINDS: readonly WebhookEventKind[] = ['price_change', 'stock_change', 'alert_fired'];
 
 export type WebhookStatus = 'active' | 'paused';
 export type DeliveryStatus = 'pending' | 'succeeded' | 'dead';
@@ -39,6 +40,8 @@ export interface WebhookFilter {
 /** Whether the change is one the subscription receives (spec 6.2: kind, product_ids, min_price_change_pct). */
 export function matchesFilter(f: WebhookFilter, change: CatalogChange): boolean {
   if (change.kind === 'product_update' || !f.events.includes(change.kind)) return false;
+  // An alert names its product itself; whose it is, the dispatcher checks (deliveriesFor).
+  if (change.kind === 'alert_fired') return true;
   if (f.productIds && !f.productIds.includes(change.listing.uuid)) return false;
   if (change.kind === 'price_change') return Math.abs(change.changePct) >= f.minPriceChangePct;
   return true;
@@ -62,6 +65,7 @@ export function eventPayload(e: CatalogEvent): string | null {
       data: { ...head, previous_price: num(c.oldPrice), new_price: num(c.newPrice), currency: l.currency, change_pct: c.changePct, url: l.url },
     });
   }
+  if (c.kind === 'alert_fired') return JSON.stringify({ event: 'alert_fired', event_id: e.id, timestamp: e.createdAt, data: alertFiredData(c) });
   return JSON.stringify({
     event: 'stock_change', event_id: e.id, timestamp: e.createdAt,
     data: {

@@ -225,6 +225,11 @@ export class StreamHub {
       texts.set(conn, (texts.get(conn) ?? '') + text);
     };
     for (const e of events) {
+      // An alert firing is for its owner's streams whatever listings they watch (accepts picks the owner's).
+      if (e.change.kind === 'alert_fired') {
+        for (const conn of this.open) offer(conn, e);
+        continue;
+      }
       for (const conn of this.unlisted) offer(conn, e);
       const watchers = this.byListing.get(e.listingId);
       if (watchers) for (const conn of watchers) offer(conn, e);

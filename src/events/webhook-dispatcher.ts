@@ -17,7 +17,10 @@ export function deliveriesFor(events: readonly CatalogEvent[], subs: readonly We
   // Subscriptions to given products are found by product; the others see every event.
   const byProduct = new Map<string, WebhookSubscriptionRecord[]>();
   const everyProduct: WebhookSubscriptionRecord[] = [];
+  // An alert's firing goes to its owner's subscriptions only, whatever products they name.
+  const byAccount = new Map<number, WebhookSubscriptionRecord[]>();
   for (const s of subs) {
+    byAccount.set(s.accountId, [...(byAccount.get(s.accountId) ?? []), s]);
     if (!s.productIds) everyProduct.push(s);
     else for (const p of s.productIds) byProduct.set(p, [...(byProduct.get(p) ?? []), s]);
   }
@@ -25,7 +28,10 @@ export function deliveriesFor(events: readonly CatalogEvent[], subs: readonly We
   for (const e of events) {
     if (e.change.kind === 'product_update') continue;
     let payload: string | null | undefined;
-    for (const s of [...everyProduct, ...(byProduct.get(e.change.listing.uuid) ?? [])]) {
+    const candidates = e.change.kind === 'alert_fired'
+      ? (byAccount.get(e.change.accountId) ?? [])
+      : [...everyProduct, ...(byProduct.get(e.change.listing.uuid) ?? [])];
+    for (const s of candidates) {
       if (e.id <= s.fromEventId || !matchesFilter(s, e.change)) continue;
       payload ??= eventPayload(e);
       if (payload === null) break;

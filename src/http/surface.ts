@@ -15,5 +15,7 @@ declare module 'fastify' {
     etag?: boolean;
     /** Anything else the answer depends on, read from the request (a header); part of the cache key. */
     cacheVary?: (req: FastifyRequest) => string;
+    /** A POST that creates or changes something: a retry with the same Idempotency-Key must not repeat it. */
+    idempotent?: boolean;
   }
 }

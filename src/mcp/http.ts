@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { REQUEST_ID_HEADER } from './results.js';
+import type { Tier } from '../domain/tier.js';
+import { CALLER_ACCOUNT_HEADER, CALLER_TIER_HEADER, REQUEST_ID_HEADER } from './results.js';
 import { createMcpServer } from './server.js';
 import type { McpOptions, McpServices } from './services.js';
 
@@ -12,6 +13,8 @@ export interface McpHttpRequest {
   body: unknown;
   /** The caller's id of the request: reported with a tool's fault. */
   requestId?: string;
+  /** Who authenticated: the tools that act for a key (alerts) act for this account. */
+  caller?: { accountId: number; tier: Tier };
 }
 
 export interface McpHttpAnswer {
@@ -41,7 +44,9 @@ const rpcError = (message: string) => JSON.stringify({ jsonrpc: '2.0', id: null,
 export class McpHttp {
   private readonly idle: McpServer[] = [];
 
-  constructor(private readonly services: McpServices, private readonly opts: McpOptions) {}
+  constructor(private readonly services: McpServices, private readonly opts: McpOptions) {
+    this.opts = { ...opts, keyTools: true };
+  }
 
   async answer(req: McpHttpRequest): Promise<McpHttpAnswer> {
     if (req.method !== 'POST') {
@@ -56,6 +61,10 @@ export class McpHttp {
       if (typeof v === 'string') headers.set(name, v);
     }
     if (req.requestId) headers.set(REQUEST_ID_HEADER, req.requestId);
+    if (req.caller) {
+      headers.set(CALLER_ACCOUNT_HEADER, String(req.caller.accountId));
+      headers.set(CALLER_TIER_HEADER, req.caller.tier);
+    }
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const server = this.idle.pop() ?? createMcpServer(this.services, this.opts);
     await server.connect(transport);

@@ -21,14 +21,21 @@ export class ToolRefusal extends Error {}
 
 /** The header mcp/http.ts passes the HTTP request's id in. */
 export const REQUEST_ID_HEADER = 'x-request-id';
+/** The headers mcp/http.ts passes the authenticated caller in; set by it alone, never taken from the client's request. */
+export const CALLER_ACCOUNT_HEADER = 'x-catalog-caller-account';
+export const CALLER_TIER_HEADER = 'x-catalog-caller-tier';
 
 const FAULT = 'The catalog could not answer this call (an internal error); retry shortly. If it persists, try another tool.';
 
 /** Runs a tool: refusals and the services' domain errors become isError results; a fault is reported and answered generically. */
-export function guarded<A>(tool: string, run: (args: A) => Promise<CallToolResult>, onError?: (err: unknown, tool: string, requestId?: string) => void) {
+export function guarded<A>(
+  tool: string,
+  run: (args: A, extra?: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<CallToolResult>,
+  onError?: (err: unknown, tool: string, requestId?: string) => void,
+) {
   return async (args: A, extra?: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
     try {
-      return await run(args);
+      return await run(args, extra);
     } catch (err) {
       if (err instanceof ToolRefusal || err instanceof DomainError) return refused(err.message);
       const id = extra?.requestInfo?.headers[REQUEST_ID_HEADER];

@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import type { McpOptions, McpServices } from './services.js';
+import { registerAlertTools } from './tools/alerts.js';
 import { registerCategoryTools } from './tools/categories.js';
 import { registerCompareTools } from './tools/compare.js';
 import { registerProductTools } from './tools/product.js';
@@ -23,6 +24,7 @@ export function createMcpServer(s: McpServices, opts: McpOptions): McpServer {
   registerProductTools(server, s, opts);
   registerCompareTools(server, s, opts);
   registerCategoryTools(server, s, opts);
+  if (opts.keyTools) registerAlertTools(server, s, opts);
   registerResources(server, s);
   registerPrompts(server);
   return server;

@@ -1,3 +1,4 @@
+import type { AlertService } from '../catalog/alert-service.js';
 import type { CatalogService } from '../catalog/catalog-service.js';
 import type { CompareService } from '../catalog/compare-service.js';
 import type { FxService } from '../catalog/fx-service.js';
@@ -11,9 +12,12 @@ export interface McpServices {
   compare: CompareService;
   history: HistoryService;
   fx: FxService;
+  alerts: AlertService;
 }
 
 export interface McpOptions {
+  /** Also the tools that act for the calling key (create_alert, list_alerts): only where a key is known (HTTP). */
+  keyTools?: boolean;
   /** Reported as the server's version in the MCP handshake. */
   version: string;
   /**

@@ -1,3 +1,4 @@
+import type { AlertFiring, AlertRecord, Evaluation } from '../domain/alerts.js';
 import type { GroupOffers } from '../domain/buybox.js';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
@@ -308,6 +309,7 @@ export interface Store {
   readonly activity: ActivityStore;
   readonly webhooks: WebhookStore;
   readonly idempotency: IdempotencyStore;
+  readonly alerts: AlertStore;
   /** Applies pending schema migrations; safe to call on every start. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -573,4 +575,32 @@ export interface IdempotencyStore {
   release(scope: string, key: string): Promise<void>;
   /** Deletes the records that expired at or before `now`; returns how many. */
   purge(now: string): Promise<number>;
+}
+
+/**
+ * Price and stock alerts, their firings, and the evaluator's position in the event log. Every
+ * call but the evaluator's is scoped to one account: another account's alert is not found.
+ */
+export interface AlertStore {
+  /** Inserts unless the account already has `maxActive` active alerts (armed or re-arming, not expired at `now`); false then. */
+  create(rec: AlertRecord, maxActive: number, now: string): Promise<boolean>;
+  get(accountId: number, id: string): Promise<AlertRecord | null>;
+  /** The account's alerts, newest first. */
+  list(accountId: number, opts: { limit: number; offset: number }): Promise<{ items: AlertRecord[]; total: number }>;
+  /** Active alerts of the account at `now` (what the tier limit counts). */
+  activeCount(accountId: number, now: string): Promise<number>;
+  /** Deletes it and its firings; false when the account has no such alert. */
+  delete(accountId: number, id: string): Promise<boolean>;
+  /** The firings of one of the account's alerts, newest first; null when the account has no such alert. */
+  firings(accountId: number, alertId: string, opts: { limit: number; offset: number }): Promise<{ items: AlertFiring[]; total: number } | null>;
+  /** The alerts on these listings that may still fire or re-arm (not fired for good, not expired at `at`): one indexed read. */
+  pendingFor(listingIds: readonly number[], at: string): Promise<AlertRecord[]>;
+  /** The last event id the evaluator has read past. */
+  evaluationPosition(): Promise<number>;
+  /**
+   * In one transaction, only when the position is still `from`: appends each firing to the history
+   * and its alert_fired event to the event log (in commit order with the ingest writers), writes
+   * the alerts' new states, and moves the position to `to`. False (nothing written) otherwise.
+   */
+  apply(from: number, to: number, evaluation: Evaluation, now: string): Promise<boolean>;
 }

@@ -87,6 +87,7 @@ beforeAll(async () => {
   const session = Buffer.from(JSON.stringify({ budget: { max: 500 }, currency: 'SGD', preferred_sources: ['shopee_sg'] })).toString('base64');
   const skus = records.slice(0, 40).map((r) => String(r.sku));
   const ids = Array.from({ length: 40 }, (_, i) => String(i * 7 + 1));
+  const alert = (await h.app.inject({ method: 'POST', url: '/v1/alerts', headers: auth, payload: { product: ids[0], condition: { type: 'back_in_stock' } } })).json();
   const target = (await h.key('free')).key;
   const targetId = (await h.app.inject({ url: '/v1/auth/me', headers: { authorization: `Bearer ${target}` } })).json().key_id;
   Object.assign(fixtures, {
@@ -95,6 +96,12 @@ beforeAll(async () => {
     query: ['galaxy phone', 'rice cooker'], key: [String(targetId)], 'x-admin-secret': [ADMIN_SECRET], 'catalog-surface': ['A', 'B'],
     token: [...tokens, token.access_token], client_id: [client.client_id], client_secret: [client.client_secret], grant_type: ['client_credentials'],
     'x-session-context': [session], url: ['https://hooks.example.com/x'], 'webhooks.id': [hook.id],
+    'alerts.id': [alert.id],
+    'alerts.body': [
+      { product: ids[1], condition: { type: 'back_in_stock' } },
+      { product: skus[1], condition: { type: 'price_at_or_below', target: '99.00', currency: 'USD' }, rearm: { after: 'price_above_target' } },
+      { product: uuids[1], condition: { type: 'drop_percent', percent: '15' }, rearm: { quiet_period_seconds: 3600 } },
+    ].map((b) => b as unknown as string),
     'mcp.body': [
       { jsonrpc: '2.0', id: 1, method: 'tools/list' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_products', arguments: { query: 'phone', limit: 3 } } },

@@ -134,6 +134,10 @@ describe('webhooks in /openapi.json', () => {
     const sent: Record<string, string> = {
       price_change: eventPayload(event({ kind: 'price_change', listing, oldPrice: '500.00', newPrice: '450.00', oldPriceSgd: '500.00', changePct: -10 }))!,
       stock_change: eventPayload(event({ kind: 'stock_change', listing, oldInStock: true, newInStock: false, oldStockLevel: 'low', newStockLevel: null }))!,
+      alert_fired: eventPayload(event({
+        kind: 'alert_fired', listing, alertId: 'a1', firingId: 'f1', accountId: 3, triggerEventId: 8, rearms: true,
+        condition: { type: 'drop_percent', percent: '10', basePrice: '500.00', baseCurrency: 'SGD' },
+      }))!,
       test: testPayload('sub_1', '2026-11-20T10:00:00.000Z'),
     };
     expect(Object.keys(doc.webhooks)).toEqual(Object.keys(sent));

@@ -68,7 +68,7 @@ describe('authentication', () => {
       body: JSON.stringify({ grant_type: 'client_credentials', client_id: reg.client_id, client_secret: reg.client_secret }),
     }));
     const client = await s.client({ requestInit: { headers: { authorization: `Bearer ${tok.access_token}` } } });
-    expect((await client.listTools()).tools.length).toBe(9);
+    expect((await client.listTools()).tools.length).toBe(11);
   });
 });
 
@@ -82,7 +82,7 @@ describe('the transport', () => {
     expect(res.headers.get('mcp-session-id')).toBeNull();
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(res.headers.get('x-ratelimit-limit')).toBeTruthy();
-    expect((await json(res)).result.tools).toHaveLength(9);
+    expect((await json(res)).result.tools).toHaveLength(11);
     for (const method of ['GET', 'DELETE']) {
       const r = await fetch(s.url, { method, headers: { ...auth, accept: 'text/event-stream' } });
       expect(r.status, method).toBe(405);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspect, ROOT, seededStore, serveSeeded, TOOL_NAMES, toolNames, type Served } from './setup.js';
+import { HTTP_TOOL_NAMES, inspect, ROOT, seededStore, serveSeeded, TOOL_NAMES, toolNames, type Served } from './setup.js';
 
 /**
  * Issue 23: the official inspector CLI (@modelcontextprotocol/inspector-cli) drives both transports:
@@ -17,7 +17,7 @@ describe('over Streamable HTTP', () => {
 
   it('lists the tools and calls one, with a bearer key', async () => {
     const target = [s.url.href, '--transport', 'http', '--header', `Authorization: Bearer ${s.key}`];
-    expect(toolNames(await inspect([...target, '--method', 'tools/list']))).toEqual(TOOL_NAMES);
+    expect(toolNames(await inspect([...target, '--method', 'tools/list']))).toEqual(HTTP_TOOL_NAMES);
     const r = await inspect([...target, '--method', 'tools/call', '--tool-name', 'search_products', '--tool-arg', 'query=galaxy a55', '--tool-arg', 'limit=2']);
     expect(r.isError).toBeUndefined();
     expect((r.structuredContent as { total: number; items: unknown[] })).toMatchObject({ total: 4, items: [{}, {}] });

@@ -121,7 +121,19 @@ export const BAD_CALLS: Record<string, [Record<string, unknown>, RegExp]> = {
   batch_lookup: [{ refs: [] }, /refs needs at least one reference/],
 };
 
+/** The tools that act for the calling key (alerts): listed over HTTP only, where a key is known. */
+export const KEY_GOOD_CALLS: Record<string, Record<string, unknown>> = {
+  create_alert: { product: 'SG-A55', condition: { type: 'price_at_or_below', target: '450.00', currency: 'SGD' }, rearm: { after: 'price_above_target' } },
+  list_alerts: { limit: 10 },
+};
+export const KEY_BAD_CALLS: Record<string, [Record<string, unknown>, RegExp]> = {
+  create_alert: [{ product: 'SG-A55', condition: { type: 'price_at_or_below', currency: 'SGD' } }, /condition\.target: price_at_or_below needs a target/],
+  list_alerts: [{ limit: 0 }, /limit must be at least 1/],
+};
+
 export const TOOL_NAMES = Object.keys(GOOD_CALLS).sort();
+/** What tools/list answers over HTTP. */
+export const HTTP_TOOL_NAMES = [...TOOL_NAMES, ...Object.keys(KEY_GOOD_CALLS)].sort();
 export const toolNames = (r: Record<string, unknown>) => (r.tools as Array<{ name: string }>).map((t) => t.name).sort();
 
 export const ROOT = join(import.meta.dirname, '..', '..');

@@ -1,7 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BAD_CALLS, expectValidOutput, GOOD_CALLS, refusalOf, serveSeeded, type Served } from './setup.js';
+import { BAD_CALLS as READ_BAD, expectValidOutput, GOOD_CALLS as READ_GOOD, KEY_BAD_CALLS, KEY_GOOD_CALLS, refusalOf, serveSeeded, type Served } from './setup.js';
+
+const GOOD_CALLS = { ...READ_GOOD, ...KEY_GOOD_CALLS };
+const BAD_CALLS = { ...READ_BAD, ...KEY_BAD_CALLS };
 
 // Ids: the history first (1 SG-A55, 2 SG-KETTLE), then test/helpers/catalog.ts (3 MY-A55, 4 US-A55, 5 SG-CASE, 6 the rice cooker).
 
@@ -23,14 +26,14 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 describe('tools/list', () => {
-  it('lists the nine tools, each with input and output schemas, a description and readOnlyHint', () => {
+  it('lists the eleven tools, each with input and output schemas, a description and readOnlyHint (but create_alert)', () => {
     expect([...tools.keys()].sort()).toEqual(Object.keys(GOOD_CALLS).sort());
     for (const t of tools.values()) {
       expect(t.description!.length, t.name).toBeGreaterThan(80);
       expect(t.inputSchema.type).toBe('object');
       expect(t.inputSchema.additionalProperties, `${t.name}: arguments are closed`).toBe(false);
       expect(t.outputSchema?.type).toBe('object');
-      expect(t.annotations?.readOnlyHint).toBe(true);
+      expect(t.annotations?.readOnlyHint, t.name).toBe(t.name !== 'create_alert');
       for (const [name, p] of Object.entries(t.inputSchema.properties ?? {})) expect((p as { description?: string }).description, `${t.name}.${name}`).toBeTruthy();
     }
   });
@@ -184,5 +187,26 @@ describe('resources and prompts', () => {
     expect(text).toMatch(/price_history/);
     const w = await client.getPrompt({ name: 'buy_now_or_wait', arguments: { product: '1' } });
     expect((w.messages[0].content as { text: string }).text).toMatch(/price_history with days 90/);
+  });
+});
+
+describe('alert tools act for the calling key', () => {
+  it('create_alert sets an alert the key then sees over REST; list_alerts lists only the key\'s own', async () => {
+    const made = await valid('create_alert', { product: '1', condition: { type: 'drop_percent', percent: 10 }, rearm: { quiet_period_seconds: 600 } });
+    expect(made).toMatchObject({ status: 'armed', product: { id: 1 }, condition: { type: 'drop_percent', percent: '10', base_price: '499.00', threshold: '449.1' } });
+    expect((await rest(`/v1/alerts/${made.id}`)).condition).toMatchObject({ type: 'drop_percent', percent: '10' });
+    const listed = await valid('list_alerts', { limit: 100 });
+    expect(listed.alerts.map((a: { id: string }) => a.id)).toContain(made.id);
+    expect(listed).toMatchObject({ total: listed.alerts.length, max_active: 1000 });
+    // Another key (another account) sees none of them.
+    const other = await s.client({ requestInit: { headers: { authorization: `Bearer ${(await s.h.key('free')).key}` } } });
+    const theirs = (await other.callTool({ name: 'list_alerts', arguments: {} })) as CallToolResult;
+    expect(theirs.structuredContent).toMatchObject({ alerts: [], total: 0, max_active: 10 });
+  });
+
+  it('a key whose tier has no alerts is refused by the tool', async () => {
+    const unverified = await s.client({ requestInit: { headers: { authorization: `Bearer ${(await s.h.key('unverified')).key}` } } });
+    const r = (await unverified.callTool({ name: 'create_alert', arguments: KEY_GOOD_CALLS.create_alert })) as CallToolResult;
+    expect(refusalOf(r)).toMatch(/Alerts need a verified key/);
   });
 });

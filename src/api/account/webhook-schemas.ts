@@ -10,7 +10,7 @@ export const MAX_PRODUCT_IDS = 100;
 
 const Url = Str({ minLength: 1, maxLength: 2048, description: 'HTTPS delivery address (public addresses only; see the address guard in docs/realtime.md)' });
 const Events = Type.Array(OneOf(WEBHOOK_EVENT_KINDS), {
-  minItems: 1, maxItems: WEBHOOK_EVENT_KINDS.length, uniqueItems: true, description: 'price_change and/or stock_change',
+  minItems: 1, maxItems: WEBHOOK_EVENT_KINDS.length, uniqueItems: true, description: 'price_change, stock_change and/or alert_fired (this key\'s own alerts, docs/alerts.md)',
 });
 const Filters = Type.Object({
   product_ids: Type.Optional(Type.Array(Str({ pattern: UUID, maxLength: 36 }), {

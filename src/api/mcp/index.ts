@@ -55,7 +55,9 @@ export const mcp: SurfaceUnit = {
         onError: (err, tool, reqId) => app.log.error({ reqId, err: { message: (err as Error).message, type: (err as Error).name }, tool }, 'mcp tool failed'),
       });
       const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-        const answer = await mcpHttp.answer({ method: req.method, url: `${c.origin()}${req.url}`, headers: req.headers, body: req.body, requestId: req.id });
+        const p = req.principal;
+        const caller = p ? { accountId: p.accountId ?? p.keyId, tier: p.tier } : undefined;
+        const answer = await mcpHttp.answer({ method: req.method, url: `${c.origin()}${req.url}`, headers: req.headers, body: req.body, requestId: req.id, caller });
         reply.status(answer.status).headers(answer.headers);
         return answer.body === null ? reply.send() : reply.send(answer.body);
       };

@@ -18,6 +18,7 @@ export const TAGS = [
   { name: 'account', description: 'Registration, email verification, the calling key, key rotation, NDJSON ingestion' },
   { name: 'oauth', description: 'OAuth 2.1 client credentials: metadata, client registration, token, revocation, introspection' },
   { name: 'webhooks', description: 'Webhook subscriptions and their delivery log (pro and enterprise); deliveries are Standard Webhooks signed' },
+  { name: 'alerts', description: 'Price and stock alerts of the calling key; firings arrive as alert_fired events (docs/alerts.md)' },
   { name: 'admin', description: 'Tier changes (X-Admin-Secret)' },
   { name: 'mcp', description: 'Model Context Protocol server for agents (docs/mcp.md)' },
   { name: 'meta', description: 'API root, health check, this reference and the agents\' index' },
@@ -27,7 +28,7 @@ export const TAGS = [
 export const TAG_GROUPS = [
   { name: 'Catalog', tags: ['surface A', 'surface B', 'v2'] },
   { name: 'Access', tags: ['account', 'oauth', 'admin'] },
-  { name: 'Real time and agents', tags: ['webhooks', 'mcp'] },
+  { name: 'Real time and agents', tags: ['webhooks', 'alerts', 'mcp'] },
   { name: 'Service', tags: ['meta'] },
 ];
 

@@ -24,6 +24,18 @@ const StockChange = envelope('stock_change', Type.Object({
   ...Head, previous_in_stock: Nullable(Type.Boolean()), in_stock: Nullable(Type.Boolean()),
   previous_stock_level: Nullable(S), stock_level: Nullable(S), price: Type.Number(), currency: S, url: S,
 }, CLOSED));
+const AlertFired = envelope('alert_fired', Type.Object({
+  alert_id: S, firing_id: Type.String({ description: 'the firing in GET /v1/alerts/{id}/firings' }),
+  condition: Type.Object({
+    type: S, target: Type.Optional(S), currency: Type.Optional(S), percent: Type.Optional(S), base_price: Type.Optional(S), base_currency: Type.Optional(S),
+  }, CLOSED),
+  rearms: Type.Boolean({ description: 'whether the alert can fire again (it has a re-arm rule)' }),
+  trigger_event_id: Type.Integer({ description: 'the event log id of the change that fired it' }),
+  product: Type.Object({
+    id: Type.Integer(), uuid: S, title: S, source: S, price: Type.String({ description: 'exact decimal, native currency' }), currency: S,
+    in_stock: Nullable(Type.Boolean()), url: S,
+  }, CLOSED),
+}, CLOSED));
 const Test = envelope('test', Type.Object({ subscription_id: S, message: S }, CLOSED), Type.Null());
 
 const HEADERS = [
@@ -49,5 +61,6 @@ function delivery(summary: string, body: TSchema) {
 export const WEBHOOK_EVENTS = {
   price_change: delivery('price_change: a listing\'s price changed by at least the subscription\'s min_price_change_pct', PriceChange),
   stock_change: delivery('stock_change: a listing\'s stock flag or level changed', StockChange),
+  alert_fired: delivery('alert_fired: one of the subscription owner\'s alerts fired (docs/alerts.md)', AlertFired),
   test: delivery('test: sent by POST /v1/webhooks/{id}/test', Test),
 };

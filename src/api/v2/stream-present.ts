@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { alertFiredData } from '../../domain/alerts.js';
 import type { CatalogEvent, ListingSnapshot } from '../../domain/events.js';
 import { stockStatus } from '../../domain/stream-filter.js';
 import { sseMessage } from '../../events/sse-text.js';
@@ -9,7 +10,8 @@ import type { PriceChangeData, ProductUpdateData, StockChangeData } from './stre
 export type StreamEventData =
   | { event: 'product_update'; data: Static<typeof ProductUpdateData> }
   | { event: 'price_change'; data: Static<typeof PriceChangeData> }
-  | { event: 'stock_change'; data: Static<typeof StockChangeData> };
+  | { event: 'stock_change'; data: Static<typeof StockChangeData> }
+  | { event: 'alert_fired'; data: ReturnType<typeof alertFiredData> };
 
 const listing = (l: ListingSnapshot) => ({
   uuid: l.uuid, title: l.title, currency: l.currency, source: l.source, country_code: l.countryCode, url: l.url, updated_at: l.updatedAt,
@@ -41,6 +43,8 @@ export function presentStreamEvent(e: CatalogEvent): StreamEventData {
           old_in_stock: c.oldInStock, new_in_stock: c.newInStock,
         },
       };
+    case 'alert_fired':
+      return { event: 'alert_fired', data: alertFiredData(c) };
   }
 }
 

@@ -35,7 +35,7 @@ export function streamRoutes(c: Container): FastifyPluginAsync {
     }, async (req, reply) => {
       const q = req.query;
       return openStream(c, req, reply, {
-        stream: 'products', ...common(c, q), sources: q.platform ? [q.platform.toLowerCase()] : undefined,
+        stream: 'products', accountId: accountOf(req), ...common(c, q), sources: q.platform ? [q.platform.toLowerCase()] : undefined,
         countries: countriesOf(q.country, 'country'), inStock: q.in_stock,
       });
     });
@@ -50,11 +50,13 @@ export function streamRoutes(c: Container): FastifyPluginAsync {
     }, async (req, reply) => {
       const q = req.query;
       return openStream(c, req, reply, {
-        stream: 'prices', ...common(c, q), productIds: productIdsOf(q.product_ids), minChangePct: q.min_price_change_pct,
+        stream: 'prices', accountId: accountOf(req), ...common(c, q), productIds: productIdsOf(q.product_ids), minChangePct: q.min_price_change_pct,
       });
     });
   };
 }
+
+const accountOf = (req: FastifyRequest) => req.principal!.accountId ?? req.principal!.keyId;
 
 function common(c: Container, q: { category?: string; min_price?: number; max_price?: number }) {
   const bounds = priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']);

@@ -7,6 +7,7 @@ import type { EventLogStore, FxStore, Store } from '../types.js';
 import { PgCatalog } from './catalog.js';
 import { PgAccounts, PgKeys, PgOAuth } from './accounts.js';
 import { PgActivity } from './activity.js';
+import { PgAlerts } from './alerts.js';
 import { PG_MIGRATIONS } from './schema.js';
 import { PgWebhooks } from './webhooks.js';
 import { one, pgTypes, rows } from './sql.js';
@@ -76,6 +77,7 @@ export class PostgresStore implements Store {
   readonly activity: PgActivity;
   readonly webhooks: PgWebhooks;
   readonly idempotency: PgIdempotency;
+  readonly alerts: PgAlerts;
 
   /** `writerPool`: the ingest writer's connections (pipelined), so an import never holds the request path's. */
   constructor(readonly pool: pg.Pool, readonly schema: string, readonly writerPool: pg.Pool = pool) {
@@ -88,6 +90,7 @@ export class PostgresStore implements Store {
     this.activity = new PgActivity(pool);
     this.webhooks = new PgWebhooks(pool);
     this.idempotency = new PgIdempotency(pool);
+    this.alerts = new PgAlerts(pool);
   }
 
   async migrate(): Promise<void> {

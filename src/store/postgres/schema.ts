@@ -291,6 +291,44 @@ INSERT INTO webhook_dispatch (id, position) SELECT 1, coalesce(max(id), 0) FROM 
 `,
   },
   {
+    version: 13,
+    name: 'alerts',
+    // As SQLite's version 13: alerts, their firings and the evaluator's position in the event log.
+    sql: `
+CREATE TABLE alerts (
+  id TEXT PRIMARY KEY,
+  account_id BIGINT NOT NULL,
+  listing_id BIGINT NOT NULL,
+  condition TEXT NOT NULL,
+  rearm TEXT,
+  expires_at TEXT COLLATE "C",
+  state TEXT NOT NULL CHECK (state IN ('armed', 'rearming', 'fired')),
+  fire_count INTEGER NOT NULL DEFAULT 0,
+  last_fired_at TEXT COLLATE "C",
+  from_event_id BIGINT NOT NULL,
+  created_at TEXT COLLATE "C" NOT NULL,
+  updated_at TEXT COLLATE "C" NOT NULL
+);
+CREATE INDEX alerts_account ON alerts (account_id, created_at);
+CREATE INDEX alerts_pending ON alerts (listing_id) WHERE state <> 'fired';
+CREATE TABLE alert_firings (
+  seq BIGSERIAL PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  alert_id TEXT NOT NULL REFERENCES alerts (id) ON DELETE CASCADE,
+  account_id BIGINT NOT NULL,
+  listing_id BIGINT NOT NULL,
+  trigger_event_id BIGINT NOT NULL,
+  price TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  in_stock BOOLEAN,
+  fired_at TEXT COLLATE "C" NOT NULL
+);
+CREATE INDEX alert_firings_alert ON alert_firings (alert_id, seq);
+CREATE TABLE alert_evaluation (id INTEGER PRIMARY KEY CHECK (id = 1), position BIGINT NOT NULL);
+INSERT INTO alert_evaluation (id, position) SELECT 1, coalesce(max(id), 0) FROM events;
+`,
+  },
+  {
     version: 14,
     name: 'idempotency keys',
     // As on SQLite: one row per (credential scope, key), in progress until its answer is stored.

@@ -12,6 +12,7 @@ import type { ApiKeyRecord, BulkLoadCapability, RecoveryCapability, EventLogStor
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
 import { SqliteActivity } from './activity.js';
 import { Statements } from './listing-reads.js';
+import { SqliteAlerts } from './alerts.js';
 import { SqliteCatalog } from './catalog.js';
 import { tuneForBulkImport } from './ingest.js';
 import { sqliteRecovery } from './recovery.js';
@@ -151,6 +152,7 @@ export class SqliteStore implements Store {
   readonly activity: SqliteActivity;
   readonly webhooks: SqliteWebhooks;
   readonly idempotency: SqliteIdempotency;
+  readonly alerts: SqliteAlerts;
   readonly bulkLoad: BulkLoadCapability;
   readonly recovery: RecoveryCapability;
 
@@ -166,6 +168,7 @@ export class SqliteStore implements Store {
     this.activity = new SqliteActivity(db);
     this.webhooks = new SqliteWebhooks(db);
     this.idempotency = new SqliteIdempotency(db);
+    this.alerts = new SqliteAlerts(db);
     const catalog = this.catalog;
     this.bulkLoad = {
       tuneForImport: () => tuneForBulkImport(db),

@@ -103,7 +103,8 @@ export class SqliteIngestWriter {
       event: db.prepare('INSERT INTO events (kind, listing_id, payload, created_at) VALUES (?, ?, ?, ?)'),
       keysDelete: db.prepare('DELETE FROM block_keys WHERE listing_id = ?'),
       maxId: db.prepare('SELECT coalesce(max(id), 0) FROM listings').pluck(),
-      lastEvent: db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck(),
+      // The last catalog write's event: alert firings (appended by the evaluator) change no listing or group.
+      lastEvent: db.prepare("SELECT coalesce((SELECT id FROM events WHERE kind <> 'alert_fired' ORDER BY id DESC LIMIT 1), 0)").pluck(),
       count: db.prepare("UPDATE counters SET value = value + ? WHERE name = 'listings'"),
       unlogged: db.prepare("UPDATE counters SET value = value + 1 WHERE name = 'unlogged_changes'"),
     };

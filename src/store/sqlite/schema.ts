@@ -377,6 +377,46 @@ CREATE INDEX listings_group ON listings (group_id, price_sgd_minor, in_stock, cu
 `,
   },
   {
+    version: 13,
+    name: 'alerts',
+    // Price and stock alerts (docs/alerts.md), their firings, and the evaluator's position in the
+    // event log: a new store starts at the log's head. The evaluator reads the alerts of a batch's
+    // changed listings that may still fire through alerts_pending.
+    sql: `
+CREATE TABLE alerts (
+  id TEXT PRIMARY KEY,
+  account_id INTEGER NOT NULL,
+  listing_id INTEGER NOT NULL,
+  condition TEXT NOT NULL,
+  rearm TEXT,
+  expires_at TEXT,
+  state TEXT NOT NULL CHECK (state IN ('armed', 'rearming', 'fired')),
+  fire_count INTEGER NOT NULL DEFAULT 0,
+  last_fired_at TEXT,
+  from_event_id INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX alerts_account ON alerts (account_id, created_at);
+CREATE INDEX alerts_pending ON alerts (listing_id) WHERE state <> 'fired';
+CREATE TABLE alert_firings (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  alert_id TEXT NOT NULL REFERENCES alerts (id) ON DELETE CASCADE,
+  account_id INTEGER NOT NULL,
+  listing_id INTEGER NOT NULL,
+  trigger_event_id INTEGER NOT NULL,
+  price TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  in_stock BOOLEAN,
+  fired_at TEXT NOT NULL
+);
+CREATE INDEX alert_firings_alert ON alert_firings (alert_id, seq);
+CREATE TABLE alert_evaluation (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
+INSERT INTO alert_evaluation (id, position) SELECT 1, coalesce(max(id), 0) FROM events;
+`,
+  },
+  {
     version: 14,
     name: 'idempotency keys',
     // One row per (credential scope, key): claimed in progress (no response yet), then the first

@@ -16,6 +16,24 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const BRIEF_BUSY_MS = 100;
 
 /**
+ * Runs a write that can wait for the next tick: while another process holds the write lock, it
+ * waits BRIEF_BUSY_MS instead of the connection's busy timeout (better-sqlite3 waits on the
+ * event loop's thread, so a long wait would stall every request), and answers `busy` if still locked.
+ */
+export function writeBriefly<T>(db: Database, write: () => T, busy: T): T {
+  const saved = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma(`busy_timeout = ${BRIEF_BUSY_MS}`);
+  try {
+    return write();
+  } catch (e) {
+    if ((e as { code?: string }).code === 'SQLITE_BUSY') return busy;
+    throw e;
+  } finally {
+    db.pragma(`busy_timeout = ${saved}`);
+  }
+}
+
+/**
  * Webhook subscriptions and the delivery outbox on the embedded store. Every write is one
  * statement or one transaction under SQLite's single write lock, so two processes on one file
  * (two servers, a server and the CLI) never claim one delivery twice.
@@ -23,22 +41,8 @@ const BRIEF_BUSY_MS = 100;
 export class SqliteWebhooks implements WebhookStore {
   constructor(private readonly db: Database) {}
 
-  /**
-   * Runs a write that can wait for the next tick: while another process holds the write lock, it
-   * waits BRIEF_BUSY_MS instead of the connection's busy timeout (better-sqlite3 waits on the
-   * event loop's thread, so a long wait would stall every request), and answers `busy` if still locked.
-   */
   private briefly<T>(write: () => T, busy: T): T {
-    const saved = this.db.pragma('busy_timeout', { simple: true }) as number;
-    this.db.pragma(`busy_timeout = ${BRIEF_BUSY_MS}`);
-    try {
-      return write();
-    } catch (e) {
-      if ((e as { code?: string }).code === 'SQLITE_BUSY') return busy;
-      throw e;
-    } finally {
-      this.db.pragma(`busy_timeout = ${saved}`);
-    }
+    return writeBriefly(this.db, write, busy);
   }
 
   async createSubscription(rec: WebhookSubscriptionRecord, maxPerAccount: number): Promise<boolean> {
