@@ -34,6 +34,21 @@ describe('POST /v1/alerts', () => {
     }
   });
 
+  it('takes an Idempotency-Key: a retry gets the first alert back, not a second one', async () => {
+    const keyed = { ...headers, 'idempotency-key': 'alert-retry-1' };
+    const body = { product: '1', condition: { type: 'price_at_or_below', target: '420', currency: 'SGD' } };
+    const first = await post(body, keyed);
+    const again = await post(body, keyed);
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json().id).toBe(first.json().id);
+    const other = await post({ ...body, condition: { ...body.condition, target: '410' } }, keyed);
+    expect(other.statusCode).toBe(422);
+    const listed = (await h.app.inject({ method: 'GET', url: '/v1/alerts?limit=100', headers })).json() as { data: Array<{ id: string }> };
+    expect(listed.data.filter((a) => a.id === first.json().id)).toHaveLength(1);
+  });
+
   it('measures a drop from the price when set, exactly, and keeps the re-arm rule and expiry', async () => {
     const res = await post({ product: '1', condition: { type: 'drop_percent', percent: 12.5 }, rearm: { quiet_period_seconds: 3600 }, expires_at: '2027-01-01T00:00:00Z' });
     expect(res.statusCode).toBe(201);
