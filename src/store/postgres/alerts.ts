@@ -4,7 +4,7 @@ import { encodeChange } from '../../domain/event-codec.js';
 import { ALERT_COLUMNS, alertValues, FIRING_COLUMNS, toAlert, toFiring, type AlertRow, type FiringRow } from '../sql/alert-rows.js';
 import type { AlertStore } from '../types.js';
 import { EVENTS_CHANNEL } from './ingest.js';
-import { one, rows } from './sql.js';
+import { inTransaction, one, rows } from './sql.js';
 
 const ACTIVE = "state <> 'fired' AND (expires_at IS NULL OR expires_at > ?)";
 /**
@@ -14,21 +14,6 @@ const ACTIVE = "state <> 'fired' AND (expires_at IS NULL OR expires_at > ?)";
  */
 const TURN_LOCK = `INSERT INTO counters (name, value) VALUES ('ingest_batches', 0)
   ON CONFLICT (name) DO UPDATE SET value = counters.value RETURNING value`;
-
-async function inTransaction<T>(pool: pg.Pool, fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const out = await fn(client);
-    await client.query('COMMIT');
-    return out;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  } finally {
-    client.release();
-  }
-}
 
 /** Alerts on PostgreSQL; creations of one account take turns (an advisory lock), so two cannot both pass the limit. */
 export class PgAlerts implements AlertStore {

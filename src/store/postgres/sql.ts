@@ -38,6 +38,22 @@ export async function one<T>(db: Db, text: string, params: unknown[] = [], prepa
 }
 
 /** A WHERE condition from the shared builder, which says `1` for "no condition". */
+/** Runs `fn` in a transaction on one pooled connection; rolled back when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const out = await fn(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
 export const cond = (sql: string) => (sql === '1' ? 'TRUE' : sql);
 
 /** bigint (ids, counts) as JS numbers: ids stay far below 2^53. */

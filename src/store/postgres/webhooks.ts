@@ -9,26 +9,10 @@ import type {
   AttemptOutcome, ClaimedDelivery, NewDelivery, SubscriptionPatch, WebhookAttemptRecord, WebhookDeliveryRecord, WebhookStore,
   WebhookSubscriptionRecord,
 } from '../types.js';
-import { one, rows } from './sql.js';
+import { inTransaction, one, rows } from './sql.js';
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const qualified = (columns: string, alias: string) => columns.split(', ').map((c) => `${alias}.${c}`).join(', ');
-
-/** Runs `fn` in a transaction on one pooled connection. */
-async function inTransaction<T>(pool: pg.Pool, fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const out = await fn(client);
-    await client.query('COMMIT');
-    return out;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  } finally {
-    client.release();
-  }
-}
 
 /**
  * Webhook subscriptions and the delivery outbox on PostgreSQL. Workers of every instance claim
