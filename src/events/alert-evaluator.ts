@@ -3,6 +3,7 @@ import { evaluate, type AlertRecord } from '../domain/alerts.js';
 import type { CatalogEvent } from '../domain/events.js';
 import type { RateTable } from '../domain/fx.js';
 import type { AlertStore, EventLogStore } from '../store/types.js';
+import { CoalescedPasses } from './coalesced.js';
 
 /** Changes read per pass: one read of the alerts on their listings, one transaction for what they fired. */
 const BATCH = 1000;
@@ -19,8 +20,7 @@ const POLL_MS = 1000;
  * instance may run one: a pass that finds the position moved by another writes nothing.
  */
 export class AlertEvaluator {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly passes = new CoalescedPasses(() => this.pass());
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -56,22 +56,7 @@ export class AlertEvaluator {
 
   /** Evaluates every change not yet evaluated; resolves to how many alerts fired. Concurrent calls share one pass (and one more after it). */
   run(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    const pass = (async () => {
-      let fired = 0;
-      do {
-        this.again = false;
-        fired += await this.pass();
-      } while (this.again);
-      return fired;
-    })();
-    this.running = pass.finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.passes.run();
   }
 
   private async pass(): Promise<number> {

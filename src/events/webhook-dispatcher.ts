@@ -3,6 +3,7 @@ import type { CatalogEvent } from '../domain/events.js';
 import type { Tier } from '../domain/tier.js';
 import { eventPayload, matchesFilter, MAX_ATTEMPTS } from '../domain/webhooks.js';
 import type { EventLogStore, NewDelivery, WebhookStore, WebhookSubscriptionRecord } from '../store/types.js';
+import { CoalescedPasses } from './coalesced.js';
 
 /** Events read per pass: one transaction queues the deliveries of this many. */
 const BATCH = 1000;
@@ -50,29 +51,13 @@ export function deliveriesFor(events: readonly CatalogEvent[], subs: readonly We
  * `catalog import` beside it): the event tail only says when to look.
  */
 export class WebhookDispatcher {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly passes = new CoalescedPasses(() => this.pass());
 
   constructor(private readonly store: WebhookStore, private readonly log: EventLogStore, private readonly now: () => Date) {}
 
   /** Queues the deliveries of every event not yet dispatched; resolves to how many were queued. Concurrent calls share one pass (and one more after it). */
   dispatch(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    const pass = (async () => {
-      let queued = 0;
-      do {
-        this.again = false;
-        queued += await this.pass();
-      } while (this.again);
-      return queued;
-    })();
-    this.running = pass.finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.passes.run();
   }
 
   private async pass(): Promise<number> {
