@@ -1,4 +1,3 @@
-import { SqliteIdempotency } from './idempotency.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
@@ -11,6 +10,7 @@ import { indexForm } from '../../domain/search-text.js';
 import type { ApiKeyRecord, BulkLoadCapability, RecoveryCapability, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
 import { SqliteActivity } from './activity.js';
+import { SqliteIdempotency } from './idempotency.js';
 import { Statements } from './listing-reads.js';
 import { SqliteAlerts } from './alerts.js';
 import { SqliteCatalog } from './catalog.js';
