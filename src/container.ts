@@ -108,13 +108,15 @@ export interface Container {
   close(): Promise<void>;
 }
 
-export async function openStore(config: Config): Promise<Store> {
+/** `clock` stamps listing change times (modified_since): the container's, so tests move it by hand. */
+export async function openStore(config: Config, clock: Clock = systemClock): Promise<Store> {
+  const now = () => clock.now();
   const path = sqlitePath(config.databaseUrl);
-  if (path) return createSqliteStore(path);
+  if (path) return createSqliteStore(path, { now });
   if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
     // Loaded only in scale mode: the embedded default never pays for pg.
     const { createPostgresStore } = await import('./store/postgres/index.js');
-    return createPostgresStore(config.databaseUrl, { max: config.pgPoolMax, statementTimeoutMs: config.pgStatementTimeoutMs });
+    return createPostgresStore(config.databaseUrl, { max: config.pgPoolMax, statementTimeoutMs: config.pgStatementTimeoutMs, now });
   }
   throw new Error(`DATABASE_URL must be sqlite:<path> or postgres://..., got ${config.databaseUrl.split(':')[0]}:...`);
 }
@@ -134,7 +136,7 @@ export interface ContainerOptions {
 
 export async function createContainer(config: Config, opts: ContainerOptions = {}): Promise<Container> {
   const clock = opts.clock ?? systemClock;
-  const store = opts.store ?? (await openStore(config));
+  const store = opts.store ?? (await openStore(config, clock));
   await store.migrate();
   if (!opts.deferRecovery) await store.recovery?.run(opts.onRecovery);
   const fx = new FxService(store.fx);

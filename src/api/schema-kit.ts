@@ -28,7 +28,7 @@ export function Str(opts: { minLength?: number; maxLength: number; pattern?: str
 /** `modified_since` on the listings a poller syncs (docs/sync.md); read by params.ts modifiedSinceOf. */
 export const ModifiedSince = Str({
   maxLength: 40,
-  description: 'only listings whose data changed at or after this ISO 8601 time (their `updated_at`); send the greatest `updated_at` you have seen (docs/sync.md)',
+  description: 'only listings the server changed at or after this ISO 8601 time (by its clock, not their `updated_at`: a late feed is still after your last poll); send the time of your previous poll less a minute (docs/sync.md)',
 });
 
 /** A primitive schema that also takes null (`type: [t, 'null']`, which serializers and validators read fastest). */

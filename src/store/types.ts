@@ -41,7 +41,10 @@ export interface ListingFilter {
   ids?: number[];
   /** Listings last observed at or after this ISO time. */
   checkedSince?: string;
-  /** Listings whose stored data last changed (`updated_at`) at or after this ISO time: what a poller syncs (docs/sync.md). */
+  /**
+   * Listings the store last wrote a change to (`changed_at`, the server's clock, not the feed's
+   * `updated_at`) at or after this ISO time: what a poller syncs (docs/sync.md).
+   */
   modifiedSince?: string;
   /** Leaves out accessories (domain/accessory.ts: the stored `accessory` flag). */
   excludeAccessories?: boolean;
@@ -110,7 +113,7 @@ export interface SearchResult {
 /** A position in a keyset-ordered listing: the sort value and id of the last row served. */
 export interface PageCursor { sort: PageSort; value: string | number; id: number }
 
-/** The orders a keyset page can follow; `changed`: change time (`updated_at`) then id, both ascending (a poller's order). */
+/** The orders a keyset page can follow; `changed`: change time (`changed_at`) then id, both ascending (a poller's order). */
 export type PageSort = 'newest' | 'price_asc' | 'price_desc' | 'changed';
 
 export interface PageResult {
@@ -293,6 +296,9 @@ export interface RecoveryCapability {
   /** Finishes what was left, reporting progress; a no-op when nothing was. */
   run(report?: (p: RecoveryProgress) => void): Promise<void>;
 }
+
+/** The clock a store stamps listing change times (`changed_at`) with; the wall clock when not given. */
+export interface StoreClock { now?: () => Date }
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';

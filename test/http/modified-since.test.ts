@@ -4,7 +4,9 @@ import { rec } from '../helpers/records.js';
 
 /**
  * `modified_since` on the surface A listing, the export and V2 products (docs/sync.md): the
- * listings whose data changed at or after the bound, paged so a poller misses none, ties included.
+ * listings the server changed at or after the bound (by its clock, whenever the feed observed
+ * them), paged so a poller misses none, ties included. Here each write happens when the harness
+ * clock says, which is also when the feed observed it, unless a test is about a late feed.
  */
 let h: Harness;
 let headers: { authorization: string };
@@ -13,15 +15,19 @@ const T1 = '2026-11-20T09:00:00.000Z';
 const T2 = '2026-11-20T10:00:00.000Z';
 type Row = { id: number; updated_at: string; sku?: string };
 
+/** Ingests the lines as the server does at `time`. */
+async function ingestAt(time: string, lines: object[]) {
+  h.clock.set(time);
+  await h.ingest(lines);
+}
+
 beforeAll(async () => {
   h = await makeHarness();
   headers = (await h.key('pro')).headers;
   // Five listings changed at T1 exactly (ties), two before, one after.
-  await h.ingest([
-    rec({ sku: 'OLD-1', observed_at: T0 }), rec({ sku: 'OLD-2', observed_at: T0 }),
-    ...['TIE-1', 'TIE-2', 'TIE-3', 'TIE-4', 'TIE-5'].map((sku) => rec({ sku, observed_at: T1 })),
-    rec({ sku: 'NEW-1', observed_at: T2 }),
-  ]);
+  await ingestAt(T0, [rec({ sku: 'OLD-1', observed_at: T0 }), rec({ sku: 'OLD-2', observed_at: T0 })]);
+  await ingestAt(T1, ['TIE-1', 'TIE-2', 'TIE-3', 'TIE-4', 'TIE-5'].map((sku) => rec({ sku, observed_at: T1 })));
+  await ingestAt(T2, [rec({ sku: 'NEW-1', observed_at: T2 })]);
 });
 afterAll(() => h.close());
 
@@ -53,19 +59,20 @@ describe('modified_since', () => {
     expect((await get(`/v1/products?modified_since=${encodeURIComponent(T1)}&limit=50`)).meta.total).toBe(6);
   });
 
-  it('the next poll from the greatest updated_at seen gets the boundary again and every later change, ties included', async () => {
+  it('the next poll from the time of the last gets the boundary again and every later change, ties included', async () => {
     const first = await pollA(T0, 3);
-    const seen = first.reduce((m, r) => (r.updated_at > m ? r.updated_at : m), '');
-    expect(seen).toBe(T2);
-    // A change at the same instant as the greatest seen, and a later one.
-    await h.ingest([rec({ sku: 'TIE-AT-T2', observed_at: T2 }), rec({ sku: 'TIE-1', price: '1.00', observed_at: '2026-11-20T11:00:00.000Z' })]);
-    const next = await pollA(seen, 2);
+    expect(first).toHaveLength(8);
+    // The poll ran at T2 by the server's clock; a change at that same instant, and a later one.
+    const lastPoll = T2;
+    await ingestAt(T2, [rec({ sku: 'TIE-AT-T2', observed_at: T2 })]);
+    await ingestAt('2026-11-20T11:00:00.000Z', [rec({ sku: 'TIE-1', price: '1.00', observed_at: '2026-11-20T11:00:00.000Z' })]);
+    const next = await pollA(lastPoll, 2);
     expect(next.map((r) => r.updated_at)).toEqual([T2, T2, '2026-11-20T11:00:00.000Z']);
     expect(next[2].id).toBe(first.find((r) => r.updated_at === T1)!.id);
   });
 
   it('a re-import that changes nothing moves no listing into the next poll', async () => {
-    await h.ingest([rec({ sku: 'OLD-1', observed_at: '2026-11-20T12:00:00.000Z' })]);
+    await ingestAt('2026-11-20T12:00:00.000Z', [rec({ sku: 'OLD-1', observed_at: '2026-11-20T12:00:00.000Z' })]);
     const rows = await pollA('2026-11-20T11:30:00.000Z', 10);
     expect(rows).toEqual([]);
   });
@@ -101,5 +108,24 @@ describe('modified_since', () => {
         expect(res.body).toContain('modified_since');
       }
     }
+  });
+
+  it('a late feed: what it observed before the last poll but delivered after is in the next poll, updated_at as observed', async () => {
+    const lastPoll = '2026-11-20T12:30:00.000Z';
+    const late = '2026-11-20T12:10:00.000Z';
+    // At 13:00 a lagging feed delivers a new listing and a change of OLD-2, both observed at 12:10.
+    await ingestAt('2026-11-20T13:00:00.000Z', [rec({ sku: 'LATE-NEW', observed_at: late }), rec({ sku: 'OLD-2', price: '459.00', observed_at: late })]);
+    const rows = await pollA(lastPoll, 1) as Array<Row & { price: string }>;
+    expect(rows.map((r) => [r.sku, r.updated_at]).sort()).toEqual([['LATE-NEW', late], ['OLD-2', late]]);
+    expect(rows.find((r) => r.sku === 'OLD-2')!.price).toBe('459.00');
+    const v2 = await get(`/v2/products?limit=50&after=0&modified_since=${encodeURIComponent(lastPoll)}`);
+    expect(v2.items.map((r: Row) => r.id)).toEqual(rows.map((r) => r.id).sort((a, b) => a - b));
+    const exported = await get(`/v1/products/export?format=json&modified_since=${encodeURIComponent(lastPoll)}`) as Row[];
+    expect(exported.map((r) => r.id)).toEqual(rows.map((r) => r.id).sort((a, b) => a - b));
+    // The same feed again at 14:00, observed later and unchanged: not in a poll after 13:00.
+    await ingestAt('2026-11-20T14:00:00.000Z', [rec({ sku: 'LATE-NEW', observed_at: '2026-11-20T13:50:00.000Z' }),
+      rec({ sku: 'OLD-2', price: '459.00', observed_at: '2026-11-20T13:50:00.000Z' })]);
+    expect(await pollA('2026-11-20T13:00:00.001Z', 10)).toEqual([]);
+    expect((await pollA(lastPoll, 10)).map((r) => r.id)).toEqual(rows.map((r) => r.id));
   });
 });

@@ -21,7 +21,7 @@ export function urlWithSchema(schema: string): string {
 export function schemaFactory(tag: string) {
   const made: string[] = [];
   return {
-    async store(opts: { statementTimeoutMs?: number } = {}): Promise<PostgresStore> {
+    async store(opts: { statementTimeoutMs?: number; now?: () => Date } = {}): Promise<PostgresStore> {
       const schema = uniqueSchema(tag);
       made.push(schema);
       return createPostgresStore(TEST_DATABASE_URL, { schema, ...opts });

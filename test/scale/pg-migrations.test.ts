@@ -48,4 +48,22 @@ describe('PostgreSQL migrations', () => {
       await store.close();
     }
   });
+
+  it('15 takes the change time of the listings already stored from updated_at, and indexes it', async () => {
+    const store = await storeAt(14);
+    try {
+      await store.pool.query(LISTING, [1, 'a', 'Old listing', null, null, null, null, "'old':1A"]);
+      await store.pool.query(LISTING, [2, 'b', 'Other listing', null, null, null, null, "'other':1A"]);
+      await store.pool.query("UPDATE listings SET updated_at = '2026-11-20T09:00:00.000Z' WHERE id = 2");
+      await store.migrate();
+      expect((await store.pool.query('SELECT id, changed_at FROM listings ORDER BY id')).rows)
+        .toEqual([{ id: 1, changed_at: 't' }, { id: 2, changed_at: '2026-11-20T09:00:00.000Z' }]);
+      const column = await store.pool.query("SELECT is_nullable FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'listings' AND column_name = 'changed_at'", [store.schema]);
+      expect(column.rows).toEqual([{ is_nullable: 'NO' }]);
+      const index = await store.pool.query("SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'listings_changed'", [store.schema]);
+      expect(index.rows[0]?.indexdef).toContain('(changed_at, id)');
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -143,7 +143,7 @@ describe('PostgreSQL batch writer keeps the SQLite writer decisions', () => {
         await client.query('INSERT INTO block_keys (key, listing_id) SELECT DISTINCT k, $2::bigint FROM unnest($1::text[]) k', [op.keys, op.id]);
         if (op.isNew) {
           await client.query(`INSERT INTO listings (id, uuid, source, sku, title, price, currency, price_sgd_minor, url, region, country_code, group_id,
-            match_profile, last_checked_at, data_updated_at, created_at, updated_at) VALUES ($1, $2, 's', $2, 't', '1', 'SGD', 1, 'u', 'sg', 'SG', $1, '{}', '', '', '', '')`,
+            match_profile, last_checked_at, data_updated_at, created_at, updated_at, changed_at) VALUES ($1, $2, 's', $2, 't', '1', 'SGD', 1, 'u', 'sg', 'SG', $1, '{}', '', '', '', '', '')`,
           [op.id, `op-${op.id}`]);
         }
       }

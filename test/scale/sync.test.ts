@@ -12,7 +12,7 @@ import { schemaFactory, TEST_DATABASE_URL, urlWithSchema } from './env.js';
 const schemas = schemaFactory('sync');
 afterAll(() => schemas.dropAll());
 
-syncContract('postgres', () => schemas.store());
+syncContract('postgres', (now) => schemas.store({ now }));
 
 describe('PostgreSQL: idempotency keys across instances', () => {
   it('of many instances claiming one key at once, exactly one wins', async () => {
@@ -66,30 +66,55 @@ describe('PostgreSQL: idempotency keys across instances', () => {
     }
   });
 
-  it('modified_since on PostgreSQL: surface A pages across ties; an invalid time is 422', async () => {
+  it('modified_since on PostgreSQL: surface A pages across ties; a late feed is after the last poll; an invalid time is 422', async () => {
     const config = loadConfig({ DATABASE_URL: urlWithSchema(schemas.schema()), CATALOG_DEMO: 'off', SEARCH_INDEX: 'off' });
-    const c = await createContainer(config, { clock: new FakeClock() });
+    const clock = new FakeClock();
+    const c = await createContainer(config, { clock });
     const app = await buildApp(c);
     try {
       const { Readable } = await import('node:stream');
+      // Written when the clock says (the change time modified_since reads), whenever observed.
+      const ingestAt = (time: string, records: object[]) => {
+        clock.set(time);
+        return c.ingest.ingestStream(Readable.from([records.map((r) => JSON.stringify(r)).join('\n')]));
+      };
       const t = '2026-11-20T09:00:00.000Z';
-      await c.ingest.ingestStream(Readable.from([[...Array.from({ length: 5 }, (_, i) => rec({ sku: `PT${i}`, observed_at: t })), rec({ sku: 'PO', observed_at: '2026-11-20T08:00:00.000Z' })]
-        .map((r) => JSON.stringify(r)).join('\n')]));
+      await ingestAt('2026-11-20T08:00:00.000Z', [rec({ sku: 'PO', observed_at: '2026-11-20T08:00:00.000Z' })]);
+      await ingestAt(t, Array.from({ length: 5 }, (_, i) => rec({ sku: `PT${i}`, observed_at: t })));
       const { apiKey } = await c.keys.create({ tier: 'pro', verified: true });
       const headers = { authorization: `Bearer ${apiKey}` };
-      const ids: number[] = [];
-      let cursor: string | null = null;
-      do {
-        const res: { statusCode: number; json(): { data: Array<{ id: number }>; meta: { next_cursor: string | null } } } = await app.inject({ url: `/v1/products?limit=2&modified_since=${t}${cursor ? `&cursor=${cursor}` : ''}`, headers });
-        expect(res.statusCode).toBe(200);
-        ids.push(...res.json().data.map((r) => r.id));
-        cursor = res.json().meta.next_cursor;
-      } while (cursor);
+      type Row = { id: number; sku: string; updated_at: string };
+      const poll = async (since: string) => {
+        const rows: Row[] = [];
+        let cursor: string | null = null;
+        do {
+          const res: { statusCode: number; json(): { data: Row[]; meta: { next_cursor: string | null } } } = await app.inject({ url: `/v1/products?limit=2&modified_since=${since}${cursor ? `&cursor=${cursor}` : ''}`, headers });
+          expect(res.statusCode).toBe(200);
+          rows.push(...res.json().data);
+          cursor = res.json().meta.next_cursor;
+        } while (cursor);
+        return rows;
+      };
+      const ids = (await poll(t)).map((r) => r.id);
       expect(ids).toHaveLength(5);
       expect(ids).toEqual([...ids].sort((x, y) => x - y));
       const v2 = await app.inject({ url: `/v2/products?after=0&modified_since=${t}&limit=50`, headers });
       expect(v2.json().items.map((r: { id: number }) => r.id)).toEqual(ids);
       expect((await app.inject({ url: '/v2/products?modified_since=soon', headers })).statusCode).toBe(422);
+
+      // A poll at 10:00; at 11:00 a lagging feed delivers a new listing and a change, both observed at 09:30.
+      const lastPoll = '2026-11-20T10:00:00.000Z';
+      const late = '2026-11-20T09:30:00.000Z';
+      await ingestAt('2026-11-20T11:00:00.000Z', [rec({ sku: 'PLATE', observed_at: late }), rec({ sku: 'PT0', price: '459.00', observed_at: late })]);
+      const after = await poll(lastPoll);
+      expect(after.map((r) => [r.sku, r.updated_at]).sort()).toEqual([['PLATE', late], ['PT0', late]]);
+      const exported = await app.inject({ url: `/v1/products/export?format=json&modified_since=${lastPoll}`, headers });
+      expect(exported.json().map((r: Row) => r.sku).sort()).toEqual(['PLATE', 'PT0']);
+      // The same feed again at 12:00, observed later and unchanged: not in a poll after 11:00.
+      await ingestAt('2026-11-20T12:00:00.000Z', [rec({ sku: 'PLATE', observed_at: '2026-11-20T11:30:00.000Z' }),
+        rec({ sku: 'PT0', price: '459.00', observed_at: '2026-11-20T11:30:00.000Z' })]);
+      expect(await poll('2026-11-20T11:00:00.001Z')).toEqual([]);
+      expect((await poll(lastPoll)).map((r) => r.id)).toEqual(after.map((r) => r.id));
     } finally {
       await app.close();
       await c.close();

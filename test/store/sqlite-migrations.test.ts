@@ -29,10 +29,10 @@ describe('SQLite migrations', () => {
     const rows = db.prepare('SELECT * FROM listings ORDER BY id').all();
 
     migrateSqlite(db);
-    // The same rows, with the accessory flag migration 7 adds.
-    expect(db.prepare('SELECT * FROM listings ORDER BY id').all()).toEqual(rows.map((r) => ({ ...(r as object), accessory: 0 })));
-    // Migrating runs every later version too: 9 adds the GTIN and URL lookup indexes.
-    expect(indexes()).toEqual([...before, 'listings_source_sku', 'listings_uuid', 'listings_gtin', 'listings_url'].sort());
+    // The same rows, with the accessory flag migration 7 adds and the change time 15 adds.
+    expect(db.prepare('SELECT * FROM listings ORDER BY id').all()).toEqual(rows.map((r) => ({ ...(r as object), accessory: 0, changed_at: 't' })));
+    // Migrating runs every later version too: 9 adds the GTIN and URL lookup indexes, 15 the change time's.
+    expect(indexes()).toEqual([...before, 'listings_source_sku', 'listings_uuid', 'listings_gtin', 'listings_url', 'listings_changed'].sort());
     expect(() => db.prepare(LISTING).run(10, 'uuid-a', 'C', 10)).toThrow(/UNIQUE constraint failed: listings.uuid/);
     expect(() => db.prepare(LISTING).run(11, 'uuid-c', 'A', 11)).toThrow(/UNIQUE constraint failed: listings.source, listings.sku/);
     db.close();
@@ -89,6 +89,18 @@ describe('SQLite migrations', () => {
     db.prepare(`UPDATE listings SET title = 'Clear Armor', category = 'Phone Cases', category_path = '["Electronics","Phone Cases"]' WHERE id = 3`).run();
     migrateSqlite(db);
     expect(db.prepare('SELECT id, accessory FROM listings ORDER BY id').all()).toEqual([{ id: 1, accessory: 0 }, { id: 2, accessory: 1 }, { id: 3, accessory: 1 }]);
+    db.close();
+  });
+
+  it('15 takes the change time of the listings already stored from updated_at, and indexes it', () => {
+    const db = storeAt(14);
+    db.prepare(LISTING).run(1, 'uuid-a', 'A', 1);
+    db.prepare(LISTING).run(2, 'uuid-b', 'B', 2);
+    db.prepare("UPDATE listings SET updated_at = '2026-11-20T09:00:00.000Z' WHERE id = 2").run();
+    migrateSqlite(db);
+    expect(db.prepare('SELECT id, changed_at FROM listings ORDER BY id').all()).toEqual([{ id: 1, changed_at: 't' }, { id: 2, changed_at: '2026-11-20T09:00:00.000Z' }]);
+    const plan = db.prepare("EXPLAIN QUERY PLAN SELECT id FROM listings WHERE changed_at >= '2026-11-20' ORDER BY changed_at, id").all() as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join(' ')).toContain('listings_changed');
     db.close();
   });
 });

@@ -27,8 +27,9 @@ const SELECT = `SELECT ${LISTING_COLUMNS}`;
 export class PgCatalog implements CatalogStore {
   private readonly writer: PgIngestWriter;
 
-  constructor(private readonly pool: pg.Pool, writerPool: pg.Pool = pool) {
-    this.writer = new PgIngestWriter(writerPool);
+  /** `now`: the clock that stamps a written listing's change time (PgIngestWriter). */
+  constructor(private readonly pool: pg.Pool, writerPool: pg.Pool = pool, now?: () => Date) {
+    this.writer = new PgIngestWriter(writerPool, now);
   }
 
   async ingestBatch(records: NormalizedRecord[]): Promise<IngestBatchResult> {
@@ -214,7 +215,7 @@ export class PgCatalog implements CatalogStore {
 
   async page(filter: ListingFilter, sort: PageSort, cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult> {
     const w = whereOf(filter);
-    const col = sort === 'newest' || sort === 'changed' ? 'l.updated_at' : 'l.price_sgd_minor';
+    const col = sort === 'changed' ? 'l.changed_at' : sort === 'newest' ? 'l.updated_at' : 'l.price_sgd_minor';
     const op = sort === 'price_asc' || sort === 'changed' ? '>' : '<';
     const keyset = cursor ? ` AND (${col}, l.id) ${op} (?, ?)` : '';
     const params = cursor ? [...w.params, cursor.value, cursor.id] : w.params;
@@ -222,14 +223,14 @@ export class PgCatalog implements CatalogStore {
     const ids = `SELECT l.id FROM listings l WHERE ${cond(w.sql)}${keyset} ORDER BY ${orderOf(sort, false)} LIMIT ? OFFSET ?`;
     const [total, found] = await Promise.all([
       w.sql === '1' ? this.count() : this.countWhere(`listings l WHERE ${w.sql}`, w.params),
-      rows<ListingRow & { price_sgd_minor: number }>(this.pool, `${SELECT}, l.price_sgd_minor FROM (${ids}) k JOIN listings l ON l.id = k.id
+      rows<ListingRow & { v: string | number }>(this.pool, `${SELECT}, ${col} AS v FROM (${ids}) k JOIN listings l ON l.id = k.id
         ORDER BY ${orderOf(sort, false)}`, [...params, limit + 1, cursor ? 0 : offset], w.sql === '1'),
     ]);
     const more = found.length > limit;
     const listings = found.slice(0, limit).map(toListing);
     const last = listings[listings.length - 1];
     const next: PageCursor | null = more && last
-      ? { sort, value: sort === 'newest' || sort === 'changed' ? last.updatedAt : found[limit - 1].price_sgd_minor, id: last.id }
+      ? { sort, value: found[limit - 1].v, id: last.id }
       : null;
     return { listings, total, next };
   }

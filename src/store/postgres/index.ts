@@ -3,7 +3,7 @@ import { PgIdempotency } from './idempotency.js';
 import { parseRateCsv, rateTableToCsv, type RateTable } from '../../domain/fx.js';
 import { decodeChange } from '../../domain/event-codec.js';
 import type { CatalogEvent, EventKind } from '../../domain/events.js';
-import type { EventLogStore, FxStore, Store } from '../types.js';
+import type { EventLogStore, FxStore, Store, StoreClock } from '../types.js';
 import { PgCatalog } from './catalog.js';
 import { PgAccounts, PgKeys, PgOAuth } from './accounts.js';
 import { PgActivity } from './activity.js';
@@ -23,6 +23,8 @@ export interface PostgresOptions {
   connectTimeoutMs?: number;
   /** Connections of the ingest writer, apart from the pool above (default 2): writers take turns on one row anyway. */
   writerMax?: number;
+  /** The clock that stamps listing change times (tests give theirs; the wall clock otherwise). */
+  now?: () => Date;
 }
 
 const WRITER_CONNECT_TIMEOUT_MS = 60_000;
@@ -80,8 +82,8 @@ export class PostgresStore implements Store {
   readonly alerts: PgAlerts;
 
   /** `writerPool`: the ingest writer's connections (pipelined), so an import never holds the request path's. */
-  constructor(readonly pool: pg.Pool, readonly schema: string, readonly writerPool: pg.Pool = pool) {
-    this.catalog = new PgCatalog(pool, writerPool);
+  constructor(readonly pool: pg.Pool, readonly schema: string, readonly writerPool: pg.Pool = pool, opts: StoreClock = {}) {
+    this.catalog = new PgCatalog(pool, writerPool, opts.now);
     this.events = new PgEvents(pool);
     this.fx = new PgFx(pool);
     this.keys = new PgKeys(pool);
@@ -176,5 +178,5 @@ export async function createPostgresStore(url: string, opts: PostgresOptions = {
   // A connection dropped while idle (database restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   writerPool.on('error', () => undefined);
-  return new PostgresStore(pool, schema, writerPool);
+  return new PostgresStore(pool, schema, writerPool, { now: opts.now });
 }

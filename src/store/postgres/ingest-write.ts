@@ -15,17 +15,17 @@ const cols = WRITE_COLUMNS.map(([c]) => c);
 const field = (i: number, type: string) => (type === 'text' ? `r->>${i}` : `(r->>${i})::${type}`);
 const fields = (types: string[]) => types.map((t, i) => field(i, t)).join(', ');
 
-const HEAD = ['id', 'uuid', 'created_at', 'group_id', 'match_profile'];
-const HEAD_TYPES = ['int8', 'text', 'text', 'int8', 'text'];
+const HEAD = ['id', 'uuid', 'created_at', 'changed_at', 'group_id', 'match_profile'];
+const HEAD_TYPES = ['int8', 'text', 'text', 'text', 'int8', 'text'];
 const WRITE_TYPES = WRITE_COLUMNS.map(([c, t]) => (c === 'tsv' ? 'tsvector' : t));
 const INSERT_LISTINGS = `INSERT INTO listings (${[...HEAD, ...cols].join(', ')})
   SELECT ${fields([...HEAD_TYPES, ...WRITE_TYPES])} FROM jsonb_array_elements($1::jsonb) r`;
 
-const UPDATE_HEAD_TYPES = ['int8', 'int8', 'bool', 'text'];
-const UPDATE_LISTINGS = `UPDATE listings l SET ${cols.map((c) => `${c} = t.${c}`).join(', ')}, group_id = t.group_id,
+const UPDATE_HEAD_TYPES = ['int8', 'text', 'int8', 'bool', 'text'];
+const UPDATE_LISTINGS = `UPDATE listings l SET ${cols.map((c) => `${c} = t.${c}`).join(', ')}, changed_at = t.changed_at, group_id = t.group_id,
   match_profile = CASE WHEN t.regroup THEN t.match_profile ELSE l.match_profile END
   FROM (SELECT ${fields([...UPDATE_HEAD_TYPES, ...WRITE_TYPES])} FROM jsonb_array_elements($1::jsonb) r)
-    AS t(id, group_id, regroup, match_profile, ${cols.join(', ')})
+    AS t(id, changed_at, group_id, regroup, match_profile, ${cols.join(', ')})
   WHERE l.id = t.id`;
 // Block keys, observations, events, last_checked_at and the listing count in one statement: none
 // depends on the groups, so it runs while the groups are chosen. Events are numbered in record order.
@@ -64,16 +64,19 @@ export function writeSide(db: Db, plan: BatchPlan, keys: KeyChanges): Promise<un
   ]);
 }
 
-/** New and changed listings, with the groups `GroupAssigner.choose` gave them. */
-export async function writeListings(db: Db, listings: BatchListing[]): Promise<void> {
+/**
+ * New and changed listings, with the groups `GroupAssigner.choose` gave them; `changedAt` is the
+ * batch's change time by the server's clock (what modified_since reads).
+ */
+export async function writeListings(db: Db, listings: BatchListing[], changedAt: string): Promise<void> {
   const inserts: unknown[][] = [];
   const updates: unknown[][] = [];
   for (const e of listings) {
     if (!e.written) continue;
     const groupId = e.regroup?.groupId ?? e.groupId;
     const profile = e.regroup ? encodeProfile(e.regroup.profile) : null;
-    if (e.isNew) inserts.push([e.id, e.uuid, e.createdAt, groupId, profile, ...stateValues(e.state)]);
-    else updates.push([e.id, groupId, e.regroup !== null, profile, ...stateValues(e.state)]);
+    if (e.isNew) inserts.push([e.id, e.uuid, e.createdAt, changedAt, groupId, profile, ...stateValues(e.state)]);
+    else updates.push([e.id, changedAt, groupId, e.regroup !== null, profile, ...stateValues(e.state)]);
   }
   if (inserts.length) await run(db, INSERT_LISTINGS, [jsonRows(inserts)]);
   if (updates.length) await run(db, UPDATE_LISTINGS, [jsonRows(updates)]);

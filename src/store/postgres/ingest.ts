@@ -44,7 +44,8 @@ export class PgIngestWriter {
   private insertedSinceAnalyze = 0;
   private sizeAtAnalyze = 0;
 
-  constructor(private readonly pool: pg.Pool) {}
+  /** `now`: the server's clock, which stamps `changed_at` on every listing a batch writes. */
+  constructor(private readonly pool: pg.Pool, private readonly now: () => Date = () => new Date()) {}
 
   async write(records: NormalizedRecord[]): Promise<IngestBatchResult> {
     for (let attempt = 1; ; attempt++) {
@@ -93,6 +94,8 @@ export class PgIngestWriter {
 
   private async apply(db: Db, records: NormalizedRecord[]): Promise<IngestBatchResult> {
     const plan = planBatch(records, await this.start(db, records));
+    // Taken once the batch holds the writers' turn (TURN): batches commit in the order of their change times.
+    const changedAt = this.now().toISOString();
     const keys = await this.groups.select(db, plan.regroups);
     // Statements go out while groups are still being chosen (the writer's connections pipeline), so
     // the database works meanwhile: first everything that does not depend on groups, then listings
@@ -108,7 +111,7 @@ export class PgIngestWriter {
     const sendDecided = (beforeOp: number) => {
       const slice: BatchListing[] = [];
       while (next < ready.length && ready[next].lastOp < beforeOp) slice.push(ready[next++]);
-      if (slice.length) send(writeListings(db, slice));
+      if (slice.length) send(writeListings(db, slice, changedAt));
     };
     sendDecided(0);
     for (let from = 0; from < plan.regroups.length; from += CHOOSE_SLICE) {

@@ -347,4 +347,16 @@ CREATE TABLE idempotency_keys (
 CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at);
 `,
   },
+  {
+    version: 15,
+    name: 'listing change time',
+    // As on SQLite: when the store wrote a listing's change, which modified_since reads; the
+    // listings already stored are taken as changed when observed.
+    sql: `
+ALTER TABLE listings ADD COLUMN changed_at TEXT COLLATE "C";
+UPDATE listings SET changed_at = updated_at;
+ALTER TABLE listings ALTER COLUMN changed_at SET NOT NULL;
+CREATE INDEX listings_changed ON listings (changed_at, id);
+`,
+  },
 ];

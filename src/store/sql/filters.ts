@@ -28,7 +28,7 @@ export function whereOf(f: ListingFilter): Where {
   if (f.minHistoryDiscountPct !== undefined) { parts.push('l.history_discount_pct >= ? AND l.history_discount_pct > 0'); params.push(f.minHistoryDiscountPct); }
   if (f.ids) { parts.push(`l.id IN (${f.ids.map(() => '?').join(',') || 'NULL'})`); params.push(...f.ids); }
   if (f.checkedSince) { parts.push('l.last_checked_at >= ?'); params.push(f.checkedSince); }
-  if (f.modifiedSince) { parts.push('l.updated_at >= ?'); params.push(f.modifiedSince); }
+  if (f.modifiedSince) { parts.push('l.changed_at >= ?'); params.push(f.modifiedSince); }
   if (f.excludeAccessories) parts.push('l.accessory = 0');
   return { sql: parts.length ? parts.join(' AND ') : '1', params };
 }
@@ -36,7 +36,7 @@ export function whereOf(f: ListingFilter): Where {
 /** ORDER BY for a sort key; ties are always broken by id so pages are stable. */
 export function orderOf(sort: SortKey | PageSort, ranked: boolean): string {
   switch (sort) {
-    case 'changed': return 'l.updated_at ASC, l.id ASC';
+    case 'changed': return 'l.changed_at ASC, l.id ASC';
     case 'price_asc': return 'l.price_sgd_minor ASC, l.id ASC';
     case 'price_desc': return 'l.price_sgd_minor DESC, l.id DESC';
     case 'rating': return 'CAST(l.rating AS REAL) DESC NULLS LAST, l.id DESC';

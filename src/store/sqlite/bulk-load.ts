@@ -5,10 +5,12 @@ import type { Database } from 'better-sqlite3';
  * by row: kept up per row, each of these lands every insert on a random page, and together they
  * cost more than the rows; built over the loaded table, each is one sort. Migrations 1, 5 and 9 define them.
  *
- * Two indexes of `listings` stay through the load, as they cost next to nothing there: a new
+ * Three indexes of `listings` stay through the load, as they cost next to nothing there: a new
  * listing is stored pending in a group of its own, numbered as the listing, so `listings_group`
- * only grows at its end; and with no price history yet `history_discount_pct` is 0, which
- * `listings_deals` leaves out. Kept, they also serve a server's reads of groups during the load.
+ * only grows at its end; with no price history yet `history_discount_pct` is 0, which
+ * `listings_deals` leaves out; and each batch stamps its listings' change time as it writes them
+ * in id order, so `listings_changed` (changed_at, id) only grows at its end too. Kept, they also
+ * serve a server's reads of groups and a poller's modified_since during the load.
  */
 const READ_INDEXES: ReadonlyArray<readonly [name: string, on: string]> = [
   ['listings_uuid', 'listings (uuid)'],

@@ -28,8 +28,9 @@ export class SqliteCatalog implements CatalogStore {
   private readonly writer: SqliteIngestWriter;
   private readonly s: Record<string, Statement>;
 
-  constructor(private readonly db: Database) {
-    this.writer = new SqliteIngestWriter(db);
+  /** `now`: the clock that stamps a written listing's change time (SqliteIngestWriter). */
+  constructor(private readonly db: Database, now?: () => Date) {
+    this.writer = new SqliteIngestWriter(db, now);
     this.s = {
       byId: db.prepare(`SELECT ${COLS} FROM listings WHERE id = ?`).raw(),
       byUuid: db.prepare(`SELECT ${COLS} FROM listings WHERE uuid = ?`).raw(),
@@ -261,7 +262,7 @@ export class SqliteCatalog implements CatalogStore {
   async page(filter: ListingFilter, sort: PageSort, cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult> {
     const w = whereOf(filter);
     const total = w.sql === '1' ? await this.count() : (this.q.get(`SELECT count(*) FROM listings l WHERE ${w.sql}`).pluck().get(...w.params) as number);
-    const col = sort === 'newest' || sort === 'changed' ? 'l.updated_at' : 'l.price_sgd_minor';
+    const col = sort === 'changed' ? 'l.changed_at' : sort === 'newest' ? 'l.updated_at' : 'l.price_sgd_minor';
     const op = sort === 'price_asc' || sort === 'changed' ? '>' : '<';
     const keyset = cursor ? ` AND (${col}, l.id) ${op} (?, ?)` : '';
     const params = cursor ? [...w.params, cursor.value, cursor.id] : w.params;

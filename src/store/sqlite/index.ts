@@ -7,7 +7,7 @@ import type { CatalogEvent, EventKind } from '../../domain/events.js';
 import { isAccessoryListing } from '../../domain/accessory.js';
 import { categoryKey, fromJsonColumn } from '../../domain/listing-columns.js';
 import { indexForm } from '../../domain/search-text.js';
-import type { ApiKeyRecord, BulkLoadCapability, RecoveryCapability, EventLogStore, FxStore, KeyStore, Store } from '../types.js';
+import type { ApiKeyRecord, BulkLoadCapability, RecoveryCapability, EventLogStore, FxStore, KeyStore, Store, StoreClock } from '../types.js';
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
 import { SqliteActivity } from './activity.js';
 import { SqliteIdempotency } from './idempotency.js';
@@ -156,9 +156,10 @@ export class SqliteStore implements Store {
   readonly bulkLoad: BulkLoadCapability;
   readonly recovery: RecoveryCapability;
 
-  constructor(readonly db: Database) {
+  /** `opts.now`: the clock that stamps listing change times (tests give theirs; the wall clock otherwise). */
+  constructor(readonly db: Database, opts: StoreClock = {}) {
     migrateSqlite(db);
-    this.catalog = new SqliteCatalog(db);
+    this.catalog = new SqliteCatalog(db, opts.now);
     this.recovery = sqliteRecovery(db);
     this.events = new SqliteEvents(db);
     this.fx = new SqliteFx(db);
@@ -186,6 +187,6 @@ export class SqliteStore implements Store {
   }
 }
 
-export function createSqliteStore(path: string): SqliteStore {
-  return new SqliteStore(openSqlite(path));
+export function createSqliteStore(path: string, opts: StoreClock = {}): SqliteStore {
+  return new SqliteStore(openSqlite(path), opts);
 }

@@ -83,7 +83,8 @@ export class SqliteIngestWriter {
   /** In a bulk load of a file database: the WAL checkpoints, off this thread. */
   private checkpointer: WalCheckpointer | null = null;
 
-  constructor(private readonly db: Database) {
+  /** `now`: the server's clock, which stamps `changed_at` (what modified_since reads) on every listing a batch writes. */
+  constructor(private readonly db: Database, private readonly now: () => Date = () => new Date()) {
     const sets = COLUMNS.map((c) => `${c} = ?`).join(', ');
     this.s = {
       // Rows as arrays (StoredRowListing's), and whether the listing is pending (not yet matched).
@@ -92,9 +93,9 @@ export class SqliteIngestWriter {
       pending: db.prepare(PENDING_SQL),
       // Only while pending: another writer may have matched it since the batch was read.
       setGroup: db.prepare('UPDATE listings SET group_id = ?, match_profile = ? WHERE id = ? AND match_profile IS NULL'),
-      insert: db.prepare(`INSERT INTO listings (id, uuid, group_id, match_profile, created_at, ${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length + 5)})`),
-      update: db.prepare(`UPDATE listings SET ${sets} WHERE id = ?`),
-      updateGrouped: db.prepare(`UPDATE listings SET ${sets}, group_id = ?, match_profile = ? WHERE id = ?`),
+      insert: db.prepare(`INSERT INTO listings (id, uuid, group_id, match_profile, created_at, changed_at, ${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length + 6)})`),
+      update: db.prepare(`UPDATE listings SET ${sets}, changed_at = ? WHERE id = ?`),
+      updateGrouped: db.prepare(`UPDATE listings SET ${sets}, changed_at = ?, group_id = ?, match_profile = ? WHERE id = ?`),
       touch: db.prepare('UPDATE listings SET last_checked_at = ? WHERE id = ?'),
       ftsDelete: db.prepare('DELETE FROM listings_fts WHERE rowid = ?'),
       ftsInsert: db.prepare('INSERT INTO listings_fts (rowid, title, brand, category) VALUES (?, ?, ?, ?)'),
@@ -228,6 +229,8 @@ export class SqliteIngestWriter {
       else this.candidates.clear();
     }
     let lastId = this.s.maxId.get() as number;
+    // Taken inside the write lock: batches commit in the order of their change times.
+    const changedAt = this.now().toISOString();
     const outcomes: IngestBatchResult['outcomes'] = [];
     let events = 0;
     let inserted = 0;
@@ -253,13 +256,13 @@ export class SqliteIngestWriter {
         // In a bulk load a new listing is stored pending: its own group, matched at the end.
         const group = regroup && !(this.bulk && !prev) ? this.chooseGroup(id, plan.state, r) : null;
         if (!prev) {
-          this.s.insert.run(id, uuid, group ? group.groupId : id, group ? group.text : null, r.observedAt, ...values);
+          this.s.insert.run(id, uuid, group ? group.groupId : id, group ? group.text : null, r.observedAt, changedAt, ...values);
           inserted++;
           if (this.bulk) this.loaded.set(sourceSku, id);
         } else if (group) {
-          this.s.updateGrouped.run(...values, group.groupId, group.text, id);
+          this.s.updateGrouped.run(...values, changedAt, group.groupId, group.text, id);
         } else {
-          this.s.update.run(...values, id);
+          this.s.update.run(...values, changedAt, id);
         }
         const category = r.stored?.searchCategory ?? indexedCategory(r.categoryPath, r.category);
         // The path is searched, not only the category: a path moved under the same category is indexed again.

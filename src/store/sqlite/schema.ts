@@ -436,4 +436,17 @@ CREATE TABLE idempotency_keys (
 CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at);
 `,
   },
+  {
+    version: 15,
+    name: 'listing change time',
+    // modified_since reads when the store wrote a change, not when the feed observed it
+    // (updated_at): a late feed's change is then still after a poller's last sync. Listings
+    // stored before this are taken as changed when observed. Nullable only because SQLite adds a
+    // NOT NULL column with a default alone; every write sets it.
+    sql: `
+ALTER TABLE listings ADD COLUMN changed_at TEXT;
+UPDATE listings SET changed_at = updated_at;
+CREATE INDEX listings_changed ON listings (changed_at, id);
+`,
+  },
 ];
