@@ -2,6 +2,7 @@ import type { RouteOptions } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { IDEMPOTENCY_HEADER, IdempotencyKeyHeader } from '../http/idempotency.js';
 import { refusesUnknownQuery } from '../http/closed-query.js';
+import { routeTagsAnswers } from '../http/cache.js';
 import { answersWhileStarting } from '../http/readiness.js';
 import type { Surface } from '../http/surface.js';
 import { ERROR_SCHEMAS } from './error-schemas.js';
@@ -29,6 +30,22 @@ export function standardErrors(route: Pick<RouteOptions, 'url' | 'method' | 'con
   if (schema.body || methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) Object.assign(out, { 400: s.coded, 413: s.coded, 415: s.coded });
   if (schema.params) out[404] = s.coded;
   return out;
+}
+
+/** The answer to an If-None-Match that matches (docs/sync.md): no body, the tag and Cache-Control of the 200 it stands for. */
+export const NotModified = Type.Null({
+  description: 'Not modified: If-None-Match matched the current ETag. No body; the same ETag and Cache-Control as the 200.',
+});
+
+/**
+ * The 304 a route answers when its 200 carries an entity tag (http/cache.ts `routeTagsAnswers`):
+ * declared beside the 200, so the reference lists it; none for a route without a 200.
+ */
+export function conditionalAnswers(route: Pick<RouteOptions, 'method' | 'config' | 'schema'>): Record<number, TSchema> {
+  const declared = (route.schema?.response ?? {}) as Record<string, unknown>;
+  const methods = [route.method].flat().map((m) => String(m).toUpperCase());
+  const config = route.config as { etag?: boolean } | undefined;
+  return declared[200] && methods.some((m) => routeTagsAnswers(m, config)) ? { 304: NotModified } : {};
 }
 
 /**

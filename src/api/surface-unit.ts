@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Container } from '../container.js';
 import type { ErrorPresenter } from '../http/error-presenter.js';
 import type { Surface } from '../http/surface.js';
-import { declareIdempotencyKey, standardErrors } from './route-errors.js';
+import { conditionalAnswers, declareIdempotencyKey, standardErrors } from './route-errors.js';
 
 /**
  * One front door of the API: its routes (each with its schemas and presenters), the envelope its
@@ -19,7 +19,8 @@ export interface SurfaceUnit {
 
 /**
  * Registers a unit: its error presenter, then its routes, each marked with the surface and its tag,
- * and given the error statuses the shared hooks can answer it with (route-errors.ts) beside its own.
+ * and given the error statuses and the 304 the shared hooks can answer it with (route-errors.ts)
+ * beside its own.
  */
 export async function registerSurface(app: FastifyInstance, unit: SurfaceUnit, c: Container): Promise<void> {
   app.errorPresenters.set(unit.surface, unit.errors);
@@ -30,7 +31,7 @@ export async function registerSurface(app: FastifyInstance, unit: SurfaceUnit, c
       if (!route.schema || route.schema.hide) return;
       if (route.config.idempotent) declareIdempotencyKey(route.schema, surface);
       route.schema.tags = route.schema.tags ?? [unit.tag.name];
-      route.schema.response = { ...standardErrors(route, surface), ...(route.schema.response as object | undefined) };
+      route.schema.response = { ...standardErrors(route, surface), ...conditionalAnswers(route), ...(route.schema.response as object | undefined) };
     });
     await scope.register(unit.routes(c));
   });

@@ -63,12 +63,18 @@ function markCached(body: Buffer, elapsedMs: number): string | Buffer {
 }
 
 /**
- * Whether an answer carries an entity tag: a GET (or HEAD) whose answer may be stored
- * (not `no-store`) by a route that does not opt out (`etag: false`: the answer is the request's
- * own, or the request has an effect a 304 must not skip). Streams (SSE, exports) never reach here.
+ * Whether a route's 200 answers carry an entity tag, and so answer a matching If-None-Match with
+ * 304: GET (and HEAD) on a route that does not opt out (`etag: false`: the answer is the request's
+ * own, or the request has an effect a 304 must not skip, or it is a stream or `no-store`). The
+ * reference declares the 304 by this same rule (api/route-errors.ts).
  */
+export function routeTagsAnswers(method: string, config: { etag?: boolean } | undefined): boolean {
+  return (method === 'GET' || method === 'HEAD') && config?.etag !== false;
+}
+
+/** Whether this answer carries a tag: its route's rule, and an answer that may be stored (not `no-store`, checked by the caller). */
 function carriesTag(req: FastifyRequest): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && req.routeOptions.config?.etag !== false;
+  return routeTagsAnswers(req.method, req.routeOptions.config);
 }
 
 export function installCache(app: FastifyInstance, cache: ResponseCache): void {

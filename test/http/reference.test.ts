@@ -16,6 +16,8 @@ interface Document { webhooks: Record<string, { post: { requestBody: { content: 
 // The two pages and their assets: HTML for people, not operations.
 const HIDDEN = ['GET /docs/', 'GET /docs/js/scalar.js', 'GET /', 'GET /page/app.js', 'GET /page/render.js', 'GET /page/style.css'];
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+/** GETs answered 200 without an entity tag, so never 304 (docs/sync.md): streams and a no-store secret. */
+const UNTAGGED = ['GET /v1/products/export', 'GET /v2/products/stream', 'GET /v2/prices/stream', 'GET /demo/key'];
 
 let h: Harness;
 let doc: Document;
@@ -61,11 +63,47 @@ describe('/openapi.json', () => {
       for (const s of statuses.filter((x) => /^[45]/.test(x))) expect(op.responses[s].content?.['application/json']?.schema, `${key} ${s}`).toBeDefined();
       // Authenticated: refused without a key and counted against a limit.
       if (op.security?.length !== 0) expect(statuses, key).toEqual(expect.arrayContaining(['401', '429']));
+      // A tagged 200 answers a matching If-None-Match with 304: declared, with no body, where a GET answers 200 with a tag.
+      const conditional = key.startsWith('GET ') && statuses.includes('200') && !UNTAGGED.includes(key);
+      expect(statuses.includes('304'), `${key} 304`).toBe(conditional);
+      if (conditional) {
+        expect(op.responses['304'].content, `${key} 304`).toBeUndefined();
+        expect(op.responses['304'].headers, `${key} 304`).toHaveProperty('ETag');
+        expect(op.responses['200'].headers, `${key} 200`).toHaveProperty('ETag');
+      }
     }
+    expect(Object.keys(doc.paths['/v1/products'].get.responses)).toContain('304');
+    expect(Object.keys(doc.paths['/v1/products/export'].get.responses)).not.toContain('304');
     expect(Object.keys(doc.paths['/v1/search'].get.responses)).not.toContain('404');
     expect(Object.keys(doc.paths['/v2/products/{id}'].get.responses)).toContain('404');
     expect(Object.keys(doc.paths['/v1/products/bulk-lookup'].post.responses)).toEqual(expect.arrayContaining(['403', '413', '415']));
     expect(doc.paths['/v1/products/{ref}/compare'].get.responses['404'].content!['application/json'].schema).toMatchObject({ required: ['detail'] });
+  });
+
+  it('declares 304 on exactly the GETs that answer it: each documented GET asked with If-None-Match: *', async () => {
+    await h.ingest([{ source: 'shopee_sg', sku: 'REF-304', title: 'Samsung Galaxy A55 5G 128GB', price: '499.00', currency: 'SGD',
+      url: 'https://shopee.sg/ref-304', category: 'Smartphones', observed_at: '2026-11-20T10:00:00.000Z' }]);
+    const listing = (await h.c.store.catalog.getBySku('REF-304'))[0];
+    const { headers } = await h.key('enterprise');
+    const asked: string[] = [];
+    for (const { key, path, op } of operations()) {
+      // Streams never end by themselves: their 304 is checked above by the list of untagged GETs.
+      if (!key.startsWith('GET ') || path.endsWith('/stream')) continue;
+      const url = path.replace(/\{(ref|id)\}/, String(listing.id));
+      if (url.includes('{')) continue;
+      const res = await h.app.inject({ url, headers: { ...headers, 'if-none-match': '*' } });
+      // Only an answer that would be a 200 says whether the route tags it.
+      if (res.statusCode !== 200 && res.statusCode !== 304) continue;
+      asked.push(key);
+      expect(res.statusCode === 304, `${key}: answered ${res.statusCode}`).toBe(op.responses['304'] !== undefined);
+      if (res.statusCode === 304) {
+        expect(res.body, key).toBe('');
+        if (op.security?.length !== 0) expect(res.headers, key).toHaveProperty('x-ratelimit-limit');
+      }
+    }
+    // Enough of the API to mean something: the listings, details, search, reference, account and the export.
+    expect(asked).toEqual(expect.arrayContaining(['GET /v1/products', 'GET /v1/products/{ref}', 'GET /v2/products/{id}', 'GET /v1/search',
+      'GET /openapi.json', 'GET /v1/auth/me', 'GET /v1/products/export']));
   });
 
   it('lists the real values of every parameter: a default never required, enums complete', () => {
@@ -112,7 +150,8 @@ describe('/openapi.json', () => {
     const ok = doc.paths['/v1/search'].get.responses;
     expect(Object.keys(ok['200'].headers!)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'RateLimit']));
     expect(ok['429'].headers).toHaveProperty('Retry-After');
-    expect(doc.paths['/health'].get.responses['200'].headers).toBeUndefined();
+    // Not counted: only its entity tag.
+    expect(Object.keys(doc.paths['/health'].get.responses['200'].headers!)).toEqual(['ETag']);
     for (const heading of ['## Three surfaces', '## Authentication', '## Rate limits', '## Errors', '## Real time', 'standardwebhooks']) {
       expect(doc.info.description).toContain(heading);
     }

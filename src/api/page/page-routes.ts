@@ -46,7 +46,8 @@ export function pageRoutes(c: Container): FastifyPluginAsync {
     }
 
     app.get('/demo/key', {
-      config: { auth: false },
+      // A secret, answered no-store: never tagged, no 304.
+      config: { auth: false, etag: false },
       schema: {
         summary: 'The demo key, for the catalog page (embedded demo store only, asked from this machine)', security: [],
         description: 'Answers only on the start that loaded the demo catalog into the embedded store (the key its banner printed), and only to a loopback address; 404 otherwise.',

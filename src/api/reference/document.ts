@@ -60,13 +60,18 @@ const STATUS_TEXT: Record<string, string> = {
 type Operation = { security?: unknown[]; responses?: Record<string, { description?: string; headers?: Record<string, unknown> }> };
 type Document = { paths?: Record<string, Record<string, Operation>>; info: { description?: string }; components?: Record<string, unknown> };
 
-/** Says what each status means; authenticated operations are counted: their answers carry the limit headers; a 429 or 503 says when to retry. */
+/**
+ * Says what each status means; authenticated operations are counted: their answers carry the limit
+ * headers; a 429 or 503 says when to retry; an operation that answers 304 tags its 200 and its 304.
+ */
 function describeResponses(doc: Document): void {
   for (const ops of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(ops)) {
+      const tagged = op.responses?.['304'] !== undefined;
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         if (response.description === 'Default Response' && STATUS_TEXT[status]) response.description = STATUS_TEXT[status];
-        if (op.security?.length !== 0 && /^2|^429$/.test(status)) {
+        if (tagged && (status === '200' || status === '304')) response.headers = { ...response.headers, ETag: headerRef('ETag') };
+        if (op.security?.length !== 0 && /^2|^304$|^429$/.test(status)) {
           response.headers = { ...response.headers, ...Object.fromEntries(Object.keys(LIMIT_HEADERS).map((h) => [h, headerRef(h)])) };
         }
         if (status === '429' || status === '503') response.headers = { ...response.headers, 'Retry-After': headerRef('Retry-After') };
@@ -107,6 +112,7 @@ export function referenceOptions(version: string): SwaggerOptions {
         headers: {
           ...Object.fromEntries(Object.entries(LIMIT_HEADERS).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
           'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+          ETag: { description: 'entity tag of the answer: send it back in If-None-Match for a 304 while it is unchanged (docs/sync.md)', schema: { type: 'string' } },
         },
       };
       return { ...doc, webhooks: WEBHOOK_EVENTS, 'x-tagGroups': TAG_GROUPS } as never;

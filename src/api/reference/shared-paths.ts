@@ -11,7 +11,7 @@ const B_SUFFIX = '#B';
 
 type Json = Record<string, unknown>;
 interface Parameter { in: string; name: string; required?: boolean; description?: string; schema?: Json }
-interface Response { description?: string; content?: Record<string, { schema?: Json }>; headers?: Json }
+interface Response { description?: string; content?: Record<string, { schema?: Json }>; headers?: Record<string, unknown> }
 interface Operation { summary?: string; description?: string; tags?: string[]; parameters?: Parameter[]; responses?: Record<string, Response>; [k: string]: unknown }
 
 /** The document path of a route: surface B's variant of a shared path is marked until the merge. */
@@ -56,7 +56,9 @@ function mergeResponse(a: Response | undefined, b: Response | undefined): Respon
     content[type] = { schema: sa && sb && !same(sa, sb) ? { oneOf: [titled(sa, 'surface A'), titled(sb, 'surface B')] } : (sa ?? sb) };
   }
   const description = a.description === b.description ? a.description : `Surface A: ${a.description}. Surface B: ${b.description}.`;
-  return { ...a, ...b, description, content };
+  // Headers either surface sends (an entity tag is surface A's where B's answer carries none).
+  const headers = a.headers || b.headers ? { headers: { ...a.headers, ...b.headers } } : {};
+  return { ...a, ...b, description, content, ...headers };
 }
 
 function byKey<T>(items: T[] | undefined, key: (t: T) => string): Map<string, T> {

@@ -43,6 +43,8 @@ export function browseRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.get('/v1/products/export', {
+      // Streamed as it is produced: never tagged, no 304.
+      config: { etag: false },
       schema: {
         summary: 'Export as CSV or JSON, streamed (up to 10,000 rows)',
         description: `One flat record per listing, in id order, with the columns: ${EXPORT_COLUMNS.join(', ')}.`,

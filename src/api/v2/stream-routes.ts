@@ -27,7 +27,8 @@ export function streamRoutes(c: Container): FastifyPluginAsync {
     // No HEAD twin: a stream never ends, so a HEAD would hold a slot and a socket for nothing.
     app.get('/v2/products/stream', {
       exposeHeadRoute: false,
-      config: { minTier: STREAM_MIN_TIER },
+      // A stream is never tagged: no 304.
+      config: { minTier: STREAM_MIN_TIER, etag: false },
       schema: {
         summary: 'Server-Sent Events: product_update and stock_change of the listings matching the filters',
         querystring: ProductStreamQuery, headers: StreamHeaders, response: streamResponses(),
@@ -42,7 +43,7 @@ export function streamRoutes(c: Container): FastifyPluginAsync {
 
     app.get('/v2/prices/stream', {
       exposeHeadRoute: false,
-      config: { minTier: STREAM_MIN_TIER },
+      config: { minTier: STREAM_MIN_TIER, etag: false },
       schema: {
         summary: 'Server-Sent Events: price_change of the listings matching the filters',
         querystring: PriceStreamQuery, headers: StreamHeaders, response: streamResponses(),
