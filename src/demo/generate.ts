@@ -158,6 +158,6 @@ export function* generateDemoRecords(opts: DemoOptions): Generator<IngestRecordI
       if (entry.timeline.length > 1 && listingsSeen.size < LISTING_CACHE) listingsSeen.set(i, entry);
     }
     if (k === entry.timeline.length - 1) listingsSeen.delete(i);
-    yield recordOf(entry.ctx, entry.timeline[k], clock.iso(t));
+    yield recordOf(entry.ctx, entry.timeline[k], clock.iso(t), t - entry.timeline[0].t);
   }
 }

@@ -46,7 +46,16 @@ export interface ListingCtx {
   style: number;
   /** Crossed-out list price against base (basis points), 0 when the seller shows none. */
   listBp: number;
+  /**
+   * Seconds the listing first sold at its list price before the seller discounted it (an honest
+   * "was" price); 0 when it never did (a list price that never was).
+   */
+  fullPriceFor: number;
 }
+
+const DAY_S = 86_400;
+/** Of the listings with a list price, the share that first sold at it: their discounts are honest. */
+const HONEST_LIST_SHARE = 0.35;
 
 const US_RETAIL = new Set(['bestbuy', 'walmart']);
 
@@ -152,6 +161,10 @@ export function listingCtx(seed: number, i: number, product: DemoProduct, platfo
   const reviews = hasRating ? Math.floor(product.popularity * (0.1 + rng.next() * 1.5)) : undefined;
   const shippingDays = crossBorder ? rng.int(7, 14) : rng.int(platform.shipping[0], platform.shipping[1]);
   const listChance = marketplace ? 0.35 : platform.family === 'amazon' ? 0.2 : 0.1;
+  const style = rng.int(0, 2);
+  const listBp = rng.chance(listChance) ? rng.int(22, 28) * 500 : 0;
+  // Drawn last, so every other attribute of a seed's listings stays as it was.
+  const fullPriceFor = listBp && rng.chance(HONEST_LIST_SHARE) ? rng.int(7 * DAY_S, 80 * DAY_S) : 0;
   return {
     source: platform.source, sku, title, currency: platform.currency, url, merchantId: merchant, description,
     brand: product.brand.brand, category: product.leaf.path[2], categoryPath: product.leaf.path,
@@ -160,21 +173,27 @@ export function listingCtx(seed: number, i: number, product: DemoProduct, platfo
     affiliateUrl: affiliate, rating, reviews, region: platform.region, country: platform.country, shippingDays,
     specs: product.listingSpecs, metadata, variants,
     baseRaw: usdCentsToMinor(usdCents, platform.currency),
-    style: rng.int(0, 2),
-    listBp: rng.chance(listChance) ? rng.int(22, 28) * 500 : 0,
+    style, listBp, fullPriceFor,
   };
 }
 
 /**
- * The full record of a listing in one observed state. Optional fields the listing lacks are
- * `undefined` (absent once serialized). Nested objects that never change (specs, metadata,
- * category_path, variant specs) are shared between records: treat records as read-only.
+ * The full record of a listing in one observed state, `sinceFirst` seconds after its first one.
+ * Optional fields the listing lacks are `undefined` (absent once serialized). Nested objects that
+ * never change (specs, metadata, category_path, variant specs) are shared between records: treat
+ * records as read-only.
+ *
+ * A listing with a list price either first sells at exactly that price for `fullPriceFor`, then
+ * shows it crossed out over its own price (an honest discount: the "was" price was charged), or
+ * shows it crossed out from the start (a "was" price that never was).
  */
-export function recordOf(ctx: ListingCtx, obs: Observation, observedAt: string): IngestRecordInput {
+export function recordOf(ctx: ListingCtx, obs: Observation, observedAt: string, sinceFirst: number): IngestRecordInput {
   const cur = ctx.currency;
-  const priceMinor = shelf(ctx, obs.priceBp);
+  const full = sinceFirst < ctx.fullPriceFor;
+  const priceBp = full ? ctx.listBp : obs.priceBp;
+  const priceMinor = shelf(ctx, priceBp);
   const price = formatMinor(priceMinor, cur);
-  const originalMinor = Math.max(ctx.listBp ? shelf(ctx, ctx.listBp) : 0, obs.onPromo ? shelf(ctx, obs.regularBp) : 0);
+  const originalMinor = full ? 0 : Math.max(ctx.listBp ? shelf(ctx, ctx.listBp) : 0, obs.onPromo ? shelf(ctx, obs.regularBp) : 0);
   const n = ctx.variants.length;
   let variants: IngestVariantInput[] | undefined;
   if (n) {
@@ -184,7 +203,7 @@ export function recordOf(ctx: ListingCtx, obs: Observation, observedAt: string):
       variants[k] = {
         variant_id: v.id,
         variant_name: v.name,
-        price: k === 0 ? price : formatMinor(shelf(ctx, Math.round((v.factorBp * obs.priceBp) / 10_000)), cur),
+        price: k === 0 ? price : formatMinor(shelf(ctx, Math.round((v.factorBp * priceBp) / 10_000)), cur),
         currency: cur,
         stock_status: !obs.inStock ? 'out_of_stock' : k === 0 && obs.level === 'low' ? 'low_stock' : v.status,
         specs: v.specs,

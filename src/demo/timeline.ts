@@ -3,7 +3,11 @@ import type { StockLevel } from './record.js';
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
-/** Every listing's first observation falls in the window's first hours; changes come after. */
+/**
+ * Every listing's first observation falls in the hours just before the window, so the window's
+ * prices are known from its first day (the honest-deal check reads the last 90 days whole);
+ * changes come after.
+ */
 const FIRST_SPREAD = 6 * HOUR;
 const CHANGES_FROM = 7 * HOUR;
 /** A listing has at most this many records (the event index has 4 bits in the sort key). */
@@ -57,7 +61,8 @@ export function timelineOf(seed: number, listing: number, w: Window): Observatio
   const place = (listing + rng.next()) / Math.max(1, w.listings);
   const last = w.now - ageOf(rng, place);
   const start = w.now - w.historyDays * DAY;
-  const first = start + Math.floor(place * Math.min(FIRST_SPREAD, (w.historyDays * DAY) / 10));
+  const spread = Math.min(FIRST_SPREAD, (w.historyDays * DAY) / 10);
+  const first = start - spread + Math.floor(place * spread);
   const inStock = rng.chance(0.93);
   const initial: Observation = {
     t: first, priceBp: 10_000, regularBp: 10_000, onPromo: false, inStock,
