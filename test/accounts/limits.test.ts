@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { requireTier } from '../../src/http/rate-limit.js';
 import { accountsHarness, tiersFile, type AccountsHarness } from './setup.js';
@@ -20,9 +20,14 @@ const GATED = [
   { url: '/test/pro-prehandler', min: 'pro' },
 ];
 
+/**
+ * One app for the file: every test counts against keys of its own (h.key makes a new key, with an
+ * account of its own), so no test sees another's counters, and each starts at the same instant.
+ */
 let h: AccountsHarness;
+const START = '2026-11-20T12:00:00.000Z';
 const tiers = tiersFile({ unverified: { per_minute: 3, per_day: 5 }, pro: { per_minute: 4, per_day: 10 }, enterprise: { per_minute: 4, per_day: null } });
-beforeEach(async () => {
+beforeAll(async () => {
   h = await accountsHarness({ TIERS_FILE: tiers, UPGRADE_URL: 'https://catalog.test/pricing' }, {
     routes: (app) => {
       app.get('/test/pro-only', { config: { surface: 'v2', minTier: 'pro' } }, async () => ({ ok: true }));
@@ -31,8 +36,10 @@ beforeEach(async () => {
     },
   });
 });
-afterEach(() => h.close());
+afterAll(() => h.close());
+beforeEach(() => h.clock.set(START));
 
+let wrongKeyFrom = 0;
 const call = (r: InjectOptions, headers: Record<string, string> = {}) => h.app.inject({ ...r, headers: { ...(r.headers as object), ...headers } });
 
 describe.each(ROUTES)('$name', ({ req }) => {
@@ -44,7 +51,8 @@ describe.each(ROUTES)('$name', ({ req }) => {
   });
 
   it('wrong key: 401 UNAUTHORIZED, error="invalid_token"', async () => {
-    const res = await call(req, { authorization: 'Bearer ck_wrong' });
+    // An address of its own: failed keys are counted per address (AuthGuard), and the app is shared.
+    const res = await h.app.inject({ ...req, remoteAddress: `192.0.2.${++wrongKeyFrom}`, headers: { authorization: 'Bearer ck_wrong' } });
     expect(res.statusCode).toBe(401);
     expect(res.json().error.code).toBe('UNAUTHORIZED');
     expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="catalog", error="invalid_token", .*, resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource"$/);
