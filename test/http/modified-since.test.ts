@@ -128,4 +128,11 @@ describe('modified_since', () => {
     expect(await pollA('2026-11-20T13:00:00.001Z', 10)).toEqual([]);
     expect((await pollA(lastPoll, 10)).map((r) => r.id)).toEqual(rows.map((r) => r.id));
   });
+
+  it('a real answer carries the Date a poller takes its next bound from (the server\'s clock)', async () => {
+    const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await fetch(`${address}/v1/products?limit=1&modified_since=${encodeURIComponent(T0)}`, { headers });
+    expect(res.status).toBe(200);
+    expect(Math.abs(Date.parse(res.headers.get('date') ?? '') - Date.now())).toBeLessThan(60_000);
+  });
 });
