@@ -66,4 +66,28 @@ describe('the forgiving rule (domain/search-text.ts)', () => {
     expect(v.completions('abcd', 1000)).not.toContain('abcd1');
     expect(v.near('abcdf', 1, 1000)).not.toContain('abcde1');
   });
+
+  it('completes from every term added so far, sorted in or not yet, each term once', () => {
+    let seed = 777;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const word = (n: number) => Array.from({ length: n }, () => 'abcdé1'[Math.floor(rand() * 6)]).join('');
+    const docs: Record<string, number> = {};
+    const v = new Vocabulary((t) => docs[t] ?? 0);
+    for (let round = 0; round < 6; round++) {
+      // Rounds of a few hundred words: some queries find them merged into the sorted terms, some not yet.
+      for (let i = 0; i < 40 + round * 150; i++) {
+        const t = word(2 + Math.floor(rand() * 7));
+        docs[t] = Math.floor(rand() * 5);
+        v.add(t);
+        v.add(t);
+      }
+      expect(v.size).toBe(Object.keys(docs).length);
+      for (const prefix of ['a', 'ab', 'é', 'abc', 'b1', 'ca']) {
+        const expected = Object.keys(docs)
+          .filter((t) => t.startsWith(prefix) && t !== prefix && !/\d/.test(t.slice(prefix.length)) && docs[t] > 0)
+          .sort((a, b) => docs[b] - docs[a] || (a < b ? -1 : 1));
+        expect(v.completions(prefix, 1000), `${round} ${prefix}`).toEqual(expected);
+      }
+    }
+  });
 });
