@@ -6,8 +6,29 @@
 export const MAX_ID = 0xffffff;
 const MAX_F = 255;
 
+/** Lists up to this long live in shared slabs (most terms are held by one to three listings). */
+const SLAB_LIST_MAX = 16;
+const SLAB_WORDS = 1 << 16;
+let slab = new ArrayBuffer(SLAB_WORDS * 4);
+let slabUsed = 0;
+
+/**
+ * An array of `n` (<= SLAB_LIST_MAX) words, a view into a shared slab: an array of its own costs
+ * an ArrayBuffer object and a backing store per list, some 280 bytes of heap for each of a few
+ * hundred thousand terms. The words a list leaves behind when it grows are not reused.
+ */
+function small(n: number): Uint32Array {
+  if (slabUsed + n > SLAB_WORDS) {
+    slab = new ArrayBuffer(SLAB_WORDS * 4);
+    slabUsed = 0;
+  }
+  const a = new Uint32Array(slab, slabUsed * 4, n);
+  slabUsed += n;
+  return a;
+}
+
 export class Postings {
-  data = new Uint32Array(4);
+  data = small(4);
   n = 0;
   /**
    * Ranked view, built the first time a one-word query needs it and kept up to date after:
@@ -62,7 +83,8 @@ export class Postings {
   add(id: number, f: number, length: number): void {
     const entry = id * 256 + Math.min(f, MAX_F);
     if (this.n === this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2);
+      const size = this.data.length * 2;
+      const grown = size <= SLAB_LIST_MAX ? small(size) : new Uint32Array(size);
       grown.set(this.data);
       this.data = grown;
     }
