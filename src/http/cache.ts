@@ -17,28 +17,47 @@ interface Entry { body: Buffer; type: string; expires: number; generation: numbe
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   private generation = 0;
+  private bytes = 0;
 
-  constructor(private readonly maxEntries = 5000, private readonly now: () => number = Date.now) {}
+  /**
+   * `maxBytes` bounds the bodies kept: answers of 100 KB (batch lookups, keyed on their body)
+   * would otherwise hold some 500 MB at `maxEntries`, each freed only by a full collection.
+   */
+  constructor(private readonly maxEntries = 5000, private readonly now: () => number = Date.now, private readonly maxBytes = 64 * 1024 * 1024) {}
 
   invalidate(): void {
     this.generation++;
     this.entries.clear();
+    this.bytes = 0;
   }
 
   get(key: string): Entry | null {
     const e = this.entries.get(key);
     if (!e) return null;
     if (e.expires <= this.now() || e.generation !== this.generation) {
-      this.entries.delete(key);
+      this.remove(key, e);
       return null;
     }
     return e;
   }
 
+  private remove(key: string, e: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= e.body.length;
+  }
+
   /** `etag`: the body's entity tag (etag.ts), computed once when the answer is stored so a hit costs no hashing; '' for none. */
   set(key: string, body: Buffer, type: string, seconds: number, note: unknown = null, etag = ''): void {
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    if (body.length > this.maxBytes) return;
+    const old = this.entries.get(key);
+    if (old) this.remove(key, old);
+    // The oldest answers go first (a Map iterates in insertion order).
+    for (const [k, e] of this.entries) {
+      if (this.entries.size < this.maxEntries && this.bytes + body.length <= this.maxBytes) break;
+      this.remove(k, e);
+    }
     this.entries.set(key, { body, type, expires: this.now() + seconds * 1000, generation: this.generation, note, etag });
+    this.bytes += body.length;
   }
 }
 

@@ -29,4 +29,20 @@ describe('ResponseCache', () => {
     expect(cache.get('k0')).toBeNull();
     expect(cache.get('new')).not.toBeNull();
   });
+
+  it('keeps at most maxBytes of bodies, the oldest going first, and never one larger than that', () => {
+    const cache = new ResponseCache(100, () => 0, 1000);
+    for (let i = 0; i < 5; i++) cache.set(`k${i}`, Buffer.alloc(300), 'application/json', 60);
+    // 5 x 300 bytes do not fit in 1,000: the two oldest made room.
+    expect([0, 1, 2, 3, 4].map((i) => cache.get(`k${i}`) !== null)).toEqual([false, false, true, true, true]);
+    cache.set('k3', Buffer.alloc(600), 'application/json', 60);
+    // Replacing k3 (300 -> 600) counts its new size once: the oldest, k2, makes room for it.
+    expect(['k2', 'k3', 'k4'].map((k) => cache.get(k) !== null)).toEqual([false, true, true]);
+    cache.set('huge', Buffer.alloc(1001), 'application/json', 60);
+    expect(cache.get('huge')).toBeNull();
+    expect(cache.get('k3')).not.toBeNull();
+    cache.invalidate();
+    for (let i = 0; i < 3; i++) cache.set(`n${i}`, Buffer.alloc(300), 'application/json', 60);
+    expect([0, 1, 2].map((i) => cache.get(`n${i}`) !== null)).toEqual([true, true, true]);
+  });
 });
