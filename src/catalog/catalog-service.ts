@@ -2,12 +2,11 @@ import Big from 'big.js';
 import { asksForAccessory } from '../domain/accessory.js';
 import type { Currency } from '../domain/currencies.js';
 import { highlightTitle } from '../domain/highlight.js';
-import { TwoGenerationCache } from '../domain/id-caches.js';
 import type { Listing } from '../domain/listing.js';
 import { discountPct } from '../domain/money.js';
 import { slugify } from '../domain/slug.js';
 import { forgivingQuery, widened, type TermGroup } from '../domain/search-text.js';
-import { titleSimilarity, titleWords } from '../domain/similarity.js';
+import { titleWords } from '../domain/similarity.js';
 import { rankTrending, TRENDING_WINDOW_DAYS, type Trend } from '../domain/trending.js';
 import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, PageSort, SearchQuery, SearchResult } from '../store/types.js';
 import type { ListingView, ListingViews, Money } from './listing-views.js';
@@ -17,6 +16,7 @@ import { checkedPage } from './deal-checks.js';
 import type { DealCheck } from '../domain/honest-deal.js';
 import { StoreVocabulary } from './search-vocabulary.js';
 import { forgivingPage } from './forgiving-search.js';
+import { SimilarLists, type CandidateList } from './similar-candidates.js';
 
 export interface CategoryNode { name: string; slug: string; path: string[]; count: number; children: CategoryNode[] }
 
@@ -64,9 +64,6 @@ export interface CheckedListing { view: ListingView; check: DealCheck | null }
 /** A trending listing and why it is trending (domain/trending.ts). */
 export interface TrendingItem { view: ListingView; trend: Trend }
 
-/** What `similar` ranks a candidate by. */
-interface SimilarCandidate { id: number; groupId: number; brand: string | null; words: Set<string> }
-
 /** Undefined members dropped: a filter holds only what was asked. */
 const clean = (f: ListingFilter): ListingFilter => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ListingFilter;
 
@@ -75,8 +72,12 @@ const CATEGORY_TTL_MS = 30_000;
 const BRAND_LISTS = 64;
 /** Listings of a brand and category read to rank similar products from. */
 const SIMILAR_CANDIDATES = 200;
-/** Candidate lists of similar products remembered per generation (up to two), each SIMILAR_CANDIDATES listings' words. */
-const SIMILAR_LISTS = 200;
+/**
+ * Candidate lists of similar products remembered per generation (up to two), each SIMILAR_CANDIDATES
+ * listings' words (some 10 KB): a catalog of 1,000,000 demo listings has about 2,500 brand and
+ * category pairs.
+ */
+const SIMILAR_LISTS = 2_000;
 /** Trending reads every price change of the week: ranked at most once a minute per filter. */
 const TRENDING_TTL_MS = 60_000;
 
@@ -88,7 +89,7 @@ export class CatalogService {
   private readonly listings: ReadCache<Listing>;
   /** The candidates of a brand or category (`similar`), as read: every listing of one shares them. */
   private readonly storeVocabulary: StoreVocabulary;
-  private similarLists = new TwoGenerationCache<string, { at: number; candidates: SimilarCandidate[] }>(SIMILAR_LISTS);
+  private similarLists = new SimilarLists(SIMILAR_LISTS);
 
   constructor(
     private readonly store: CatalogStore,
@@ -222,17 +223,21 @@ export class CatalogService {
     if (category) tries.push({ text: category, filter: { categoryExact: category } });
     if (!tries.length) return [];
     const seen = new Set<number>();
-    const ranked: Array<{ c: SimilarCandidate; score: number }> = [];
+    const ranked: Array<{ id: number; score: number }> = [];
     for (const { text, filter } of tries) {
-      for (const c of await this.similarCandidates(text, filter)) {
-        if (c.groupId === listing.groupId || seen.has(c.id)) continue;
-        seen.add(c.id);
-        ranked.push({ c, score: titleSimilarity(own, c.words) + (c.brand && c.brand === listing.brand ? 1 : 0) });
+      const list = await this.similarCandidates(text, filter);
+      const mine = list.numbersOf(own);
+      for (let i = 0; i < list.length; i++) {
+        const id = list.ids[i];
+        if (list.groups[i] === listing.groupId || seen.has(id)) continue;
+        seen.add(id);
+        const brand = list.brands[i];
+        ranked.push({ id, score: list.similarity(i, mine) + (brand && brand === listing.brand ? 1 : 0) });
       }
       if (ranked.length >= limit) break;
     }
-    ranked.sort((a, b) => b.score - a.score || a.c.id - b.c.id);
-    const ids = ranked.slice(0, limit).map((r) => r.c.id);
+    ranked.sort((a, b) => b.score - a.score || a.id - b.id);
+    const ids = ranked.slice(0, limit).map((r) => r.id);
     const byId = await this.listings.getMany(ids, async (missing) => new Map((await this.store.getMany(missing)).map((l) => [l.id, l])));
     return this.views.of(ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined));
   }
@@ -242,20 +247,18 @@ export class CatalogService {
    * remembered until the catalog changes (and READ_CACHE_MS at most): the listings of one brand
    * and category all rank the same candidates, which cost a read of every candidate's row.
    */
-  private async similarCandidates(text: string, filter: ListingFilter): Promise<SimilarCandidate[]> {
+  private async similarCandidates(text: string, filter: ListingFilter): Promise<CandidateList> {
     const key = JSON.stringify([text, filter]);
     const at = this.now().getTime();
     const hit = this.similarLists.get(key);
-    if (hit && at - hit.at < READ_CACHE_MS) return hit.candidates;
+    if (hit && at - hit.at < READ_CACHE_MS) return hit.list;
     const lists = this.similarLists;
     const q: SearchQuery = { text, filter, sort: 'newest', limit: SIMILAR_CANDIDATES, offset: 0 };
     // From the index, only the columns ranked are read: a whole row per candidate cost most of a cold pair.
     const indexed = await this.index?.search(q);
     const found = indexed ? await this.store.titles(indexed.ids) : (await this.store.search(q)).listings;
-    const candidates = found.map((l) => ({ id: l.id, groupId: l.groupId, brand: l.brand, words: titleWords(l.title) }));
     // A list read across a catalog change (invalidate replaced the cache) is not remembered.
-    if (lists === this.similarLists) lists.set(key, { at, candidates });
-    return candidates;
+    return lists === this.similarLists ? lists.add(key, at, found) : SimilarLists.single(found);
   }
 
   /** The in-memory index when it can answer (built, and holding every filter asked), else the store. */
@@ -381,7 +384,7 @@ export class CatalogService {
     this.categoryCache = null;
     this.trendingCache.clear();
     this.brandCache.clear();
-    this.similarLists = new TwoGenerationCache(SIMILAR_LISTS);
+    this.similarLists = new SimilarLists(SIMILAR_LISTS);
     this.listings.clear();
     this.views.invalidate();
     this.storeVocabulary.invalidate();

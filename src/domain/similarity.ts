@@ -5,10 +5,10 @@ export function titleWords(title: string): Set<string> {
   return new Set(searchWords(title).filter((w) => w.length > 1));
 }
 
-/** Share of words two titles have in common (Jaccard): 1 for the same words, 0 for none. */
-export function titleSimilarity(a: Set<string>, b: Set<string>): number {
-  if (!a.size || !b.size) return 0;
-  let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return shared / (a.size + b.size - shared);
+/**
+ * Share of words two titles have in common (Jaccard), from how many distinct words each has and
+ * how many they share: 1 for the same words, 0 for none or when either has none.
+ */
+export function wordShare(shared: number, a: number, b: number): number {
+  return a && b ? shared / (a + b - shared) : 0;
 }
