@@ -53,8 +53,12 @@ export function presentDeal({ view, check }: CheckedListing) {
   };
 }
 
-const compactObject = <T extends Record<string, unknown>>(o: T): { [K in keyof T]?: NonNullable<T[K]> } =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
+/** `o` without its null and undefined members. */
+function compactObject<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: NonNullable<T[K]> } {
+  const out: Record<string, unknown> = {};
+  for (const k in o) if (o[k] !== null && o[k] !== undefined) out[k] = o[k];
+  return out as { [K in keyof T]?: NonNullable<T[K]> };
+}
 
 export function metadataOf(l: Listing) {
   return compactObject({
@@ -69,13 +73,25 @@ export function presentRecord(v: ListingView) {
   const l = v.listing;
   const price = shown(v);
   const d = discount(v);
-  return {
+  // Filled in order, not spread: a conditional spread leaves a dictionary-mode object, slow to
+  // build and to serialize, and a search page builds 20 of them.
+  const r: BRecordShape = {
     id: l.uuid, title: l.title, price: { amount: num(price.amount), currency: price.currency },
     merchant: domainOf(l.url) ?? l.source, url: l.url, image_url: l.imageUrl, region: l.region.toUpperCase(),
     country_code: l.countryCode, updated_at: l.updatedAt,
-    ...(d ? { original_price: num(d.original), discount_pct: d.pct } : {}),
-    metadata: metadataOf(l),
-  };
+  } as BRecordShape;
+  if (d) {
+    r.original_price = num(d.original);
+    r.discount_pct = d.pct;
+  }
+  r.metadata = metadataOf(l);
+  return r;
+}
+
+interface BRecordShape {
+  id: string; title: string; price: { amount: number; currency: string }; merchant: string; url: string; image_url: string | null;
+  region: string; country_code: string; updated_at: string; original_price?: number; discount_pct?: number;
+  metadata: ReturnType<typeof metadataOf>; click_url?: string;
 }
 
 /** The smaller record of `compact=true`: what an agent needs to show and link a result. */

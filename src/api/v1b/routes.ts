@@ -88,7 +88,7 @@ export function routes(c: Container): FastifyPluginAsync {
       const sign = await c.clicks.signer(req.principal!.keyId, jobId);
       req.cacheNote = { total: r.total };
       return {
-        results: r.items.map((v) => ({ ...present(v), click_url: clickUrl(c.origin(), sign(v.listing.id), jobId) })),
+        results: r.items.map((v) => Object.assign(present(v), { click_url: clickUrl(c.origin(), sign(v.listing.id), jobId) })),
         total: r.total, page: { limit: q.limit, offset }, ...timing(reply),
       };
     });
