@@ -7,9 +7,11 @@
  * in >10% of titles), each after a warm-up, plus a bare Fastify handler returning
  * 1 KB of JSON as the ceiling, run between the endpoints (each endpoint's share is of the runs just
  * before and after it); the batch endpoints also at one connection and against bare Fastify
- * answering their own (about 100 KB) JSON. Where the machine has two CPUs and taskset, the service
- * and the ceiling run on one, the load generator on the other. Writes the results as JSON to bench/out. Prints req/s, p50, p99, ratio to the ceiling, import lines/s and the
- * server's peak RSS. `--keep` (SQLite) keeps the catalog and its sample beside it; `--db FILE` loads
+ * answering their own (about 100 KB) JSON; B and V2 search with their answers cached (a few dozen
+ * queries, cached 60 s) and uncached; and each latency target alone on one connection. Where the
+ * machine has two CPUs and taskset, the service and the ceiling run on one, the load generator on
+ * the other. Writes the results as JSON to bench/out. Prints req/s, p50, p99, ratio to the
+ * ceiling, import lines/s and the server's peak RSS. `--keep` (SQLite) keeps the catalog and its sample beside it; `--db FILE` loads
  * such a kept catalog again without generating or importing; `--only` runs the endpoints whose name
  * matches (and the ceiling).
  */
