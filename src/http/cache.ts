@@ -2,62 +2,96 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { withoutCredentials } from './credentials.js';
 import { entityTag, noneMatchHits } from './etag.js';
 
-interface Entry { body: Buffer; type: string; expires: number; generation: number; note: unknown; etag: string }
+/** Where an answer's bytes lie in the arena, and what a hit sends with them. */
+interface Entry { offset: number; length: number; type: string; expires: number; generation: number; note: unknown; etag: string }
+
+/** A cached answer as a hit sends it: `body` is the hit's own copy of the bytes. */
+export interface CachedAnswer { body: Buffer; type: string; note: unknown; etag: string }
 
 /**
  * Server-side response cache of spec 8.3, keyed on method, surface and the full query (so an unused
  * extra parameter bypasses it) — not on the key, unless the route's answer is the key's own
  * (`cachePerKey`: surface B's search signs its click links for the key that asked; the key's id,
  * never the key, is then part of the cache key). Any catalog change bumps the generation, so a
- * cached answer never outlives the data it was computed from. Bodies are kept as bytes, outside
- * the JavaScript heap: a hit is written as it is, not copied through the heap, which spares the
- * garbage collector. Converting at store time, not at the first hit, lets the string die young
- * instead of being promoted.
+ * cached answer never outlives the data it was computed from.
+ *
+ * Bodies are written into one arena, a ring of `maxBytes` allocated once, oldest answers making
+ * room first: a Buffer per answer put some 26 MB a second outside the heap when every answer was
+ * new (searches nobody repeats, batch lookups keyed on their body), freed only by the full
+ * collections that growth itself kept starting. A hit copies its bytes out (a young Buffer, freed
+ * by the next scavenge), since a write still queued on a slow socket must not see the ring move on.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   private generation = 0;
-  private bytes = 0;
+  private arena: Buffer | null = null;
+  /** Where the next answer is written. */
+  private head = 0;
 
-  /**
-   * `maxBytes` bounds the bodies kept: answers of 100 KB (batch lookups, keyed on their body)
-   * would otherwise hold some 500 MB at `maxEntries`, each freed only by a full collection.
-   */
   constructor(private readonly maxEntries = 5000, private readonly now: () => number = Date.now, private readonly maxBytes = 64 * 1024 * 1024) {}
 
   invalidate(): void {
     this.generation++;
     this.entries.clear();
-    this.bytes = 0;
+    this.head = 0;
   }
 
-  get(key: string): Entry | null {
+  get(key: string): CachedAnswer | null {
     const e = this.entries.get(key);
     if (!e) return null;
     if (e.expires <= this.now() || e.generation !== this.generation) {
-      this.remove(key, e);
+      this.entries.delete(key);
       return null;
     }
-    return e;
+    const body = Buffer.allocUnsafe(e.length);
+    this.arena!.copy(body, 0, e.offset, e.offset + e.length);
+    return { body, type: e.type, note: e.note, etag: e.etag };
   }
 
-  private remove(key: string, e: Entry): void {
+  /**
+   * Keeps `body` (a string is encoded straight into the arena) and answers its bytes as kept, for
+   * hashing; null when it is larger than the whole cache. `etag`: the body's entity tag (etag.ts),
+   * computed once so a hit costs no hashing ('' for none), or a function of the kept bytes.
+   */
+  set(key: string, body: Buffer | string, type: string, seconds: number, note: unknown = null, etag: string | ((bytes: Buffer) => string) = ''): Buffer | null {
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    if (length > this.maxBytes) return null;
     this.entries.delete(key);
-    this.bytes -= e.body.length;
+    this.arena ??= Buffer.allocUnsafeSlow(this.maxBytes);
+    const offset = this.reserve(length);
+    if (typeof body === 'string') this.arena.write(body, offset, length);
+    else body.copy(this.arena, offset);
+    const bytes = this.arena.subarray(offset, offset + length);
+    this.entries.set(key, {
+      offset, length, type, expires: this.now() + seconds * 1000, generation: this.generation, note,
+      etag: typeof etag === 'string' ? etag : etag(bytes),
+    });
+    return bytes;
   }
 
-  /** `etag`: the body's entity tag (etag.ts), computed once when the answer is stored so a hit costs no hashing; '' for none. */
-  set(key: string, body: Buffer, type: string, seconds: number, note: unknown = null, etag = ''): void {
-    if (body.length > this.maxBytes) return;
-    const old = this.entries.get(key);
-    if (old) this.remove(key, old);
-    // The oldest answers go first (a Map iterates in insertion order).
-    for (const [k, e] of this.entries) {
-      if (this.entries.size < this.maxEntries && this.bytes + body.length <= this.maxBytes) break;
-      this.remove(k, e);
+  /**
+   * The arena's next `length` bytes, wrapping to its start when they do not fit before its end.
+   * Answers lie in the ring in the order they were kept, which is the order of `entries`: those in
+   * the way are always the oldest, first in the map.
+   */
+  private reserve(length: number): number {
+    if (this.head + length > this.maxBytes) {
+      this.evictWhile((e) => e.offset >= this.head);
+      this.head = 0;
     }
-    this.entries.set(key, { body, type, expires: this.now() + seconds * 1000, generation: this.generation, note, etag });
-    this.bytes += body.length;
+    const from = this.head;
+    const to = from + length;
+    this.evictWhile((e) => e.offset < to && e.offset + e.length > from);
+    while (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.head = to;
+    return from;
+  }
+
+  private evictWhile(inTheWay: (e: Entry) => boolean): void {
+    for (const [k, e] of this.entries) {
+      if (!inTheWay(e)) return;
+      this.entries.delete(k);
+    }
   }
 }
 
@@ -134,15 +168,20 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
     const tagged = !reply.hasHeader('ETag') && carriesTag(req) && !String(reply.getHeader('Cache-Control') ?? '').includes('no-store');
     const caching = req.cacheKey !== null && reply.getHeader('X-Cache') === 'MISS';
     if (!tagged && !caching) return done(null, payload);
-    // Strings are JSON and SVG answers; a Buffer is an image (a PNG chart). One encoding of a string
-    // serves the cache, the tag and the socket (a batch answer is some 100 KB).
-    const bytes = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
-    if (!bytes) return done(null, payload);
-    const etag = tagged ? entityTag(bytes) : '';
-    if (caching) cache.set(req.cacheKey!, bytes, String(reply.getHeader('content-type') ?? 'application/json'), req.routeOptions.config!.cacheSeconds!, req.cacheNote, etag);
-    if (!tagged) return done(null, bytes);
+    // Strings are JSON and SVG answers; a Buffer is an image (a PNG chart). A kept answer is
+    // encoded once, into the cache, and tagged from the bytes kept; the socket writes the payload.
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+    let etag = '';
+    if (caching) {
+      const kept = cache.set(req.cacheKey!, payload, String(reply.getHeader('content-type') ?? 'application/json'),
+        req.routeOptions.config!.cacheSeconds!, req.cacheNote, tagged ? (bytes) => (etag = entityTag(bytes)) : '');
+      if (!kept && tagged) etag = entityTag(Buffer.from(payload));
+    } else {
+      etag = entityTag(typeof payload === 'string' ? Buffer.from(payload) : payload);
+    }
+    if (!tagged) return done(null, payload);
     reply.header('ETag', etag);
-    if (!noneMatchHits(req.headers['if-none-match'], etag)) return done(null, bytes);
+    if (!noneMatchHits(req.headers['if-none-match'], etag)) return done(null, payload);
     reply.code(304).removeHeader('Content-Type');
     done(null, '');
   });

@@ -30,19 +30,45 @@ describe('ResponseCache', () => {
     expect(cache.get('new')).not.toBeNull();
   });
 
-  it('keeps at most maxBytes of bodies, the oldest going first, and never one larger than that', () => {
+  it('keeps at most maxBytes of bodies, the oldest making room, and never one larger than that', () => {
     const cache = new ResponseCache(100, () => 0, 1000);
     for (let i = 0; i < 5; i++) cache.set(`k${i}`, Buffer.alloc(300), 'application/json', 60);
     // 5 x 300 bytes do not fit in 1,000: the two oldest made room.
     expect([0, 1, 2, 3, 4].map((i) => cache.get(`k${i}`) !== null)).toEqual([false, false, true, true, true]);
     cache.set('k3', Buffer.alloc(600), 'application/json', 60);
-    // Replacing k3 (300 -> 600) counts its new size once: the oldest, k2, makes room for it.
-    expect(['k2', 'k3', 'k4'].map((k) => cache.get(k) !== null)).toEqual([false, true, true]);
+    // Replacing k3 (300 -> 600) writes it anew where the ring goes on: what lies in the way (k2 at
+    // its end, then k4 at its start) makes room.
+    expect(['k2', 'k3', 'k4'].map((k) => cache.get(k) !== null)).toEqual([false, true, false]);
     cache.set('huge', Buffer.alloc(1001), 'application/json', 60);
     expect(cache.get('huge')).toBeNull();
     expect(cache.get('k3')).not.toBeNull();
     cache.invalidate();
     for (let i = 0; i < 3; i++) cache.set(`n${i}`, Buffer.alloc(300), 'application/json', 60);
     expect([0, 1, 2].map((i) => cache.get(`n${i}`) !== null)).toEqual([true, true, true]);
+  });
+
+  it('never answers bytes other than those kept for the key, however the ring wraps', () => {
+    let seed = 4242;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const cache = new ResponseCache(50, () => 0, 4096);
+    const kept = new Map<string, string>();
+    const order: string[] = [];
+    for (let i = 0; i < 5000; i++) {
+      const key = `k${Math.floor(rand() * 80)}`;
+      if (rand() < 0.5) {
+        // Strings (encoded into the ring, multi-byte characters included) and Buffers, 0-1,500 bytes.
+        const text = `${i}:${'é€x'.repeat(Math.floor(rand() * 500))}`;
+        cache.set(key, rand() < 0.5 ? text : Buffer.from(text), 'application/json', 60);
+        kept.set(key, text);
+        order.splice(order.indexOf(key) >>> 0, order.includes(key) ? 1 : 0);
+        order.push(key);
+      } else {
+        const hit = cache.get(key);
+        if (hit) expect(hit.body.toString()).toBe(kept.get(key));
+      }
+      // The newest answer is always there, whole.
+      const newest = order.at(-1);
+      if (newest) expect(cache.get(newest)?.body.toString()).toBe(kept.get(newest));
+    }
   });
 });
