@@ -45,7 +45,7 @@ export function presentAgentRecord(item: AgentItem, inc: AgentIncludes = {}) {
   return r;
 }
 
-/** The agent fields a record carries only when asked for. */
+/** What an agent record adds to the batch record (the optional members only when asked for). */
 interface AgentFields {
   data_freshness: string | null;
   confidence_score: number;
