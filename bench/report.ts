@@ -18,6 +18,40 @@ export interface BenchResult {
   ceilings: Row[]; rows: Row[];
   import: { seconds: number; storedSeconds: number | null } | null;
   serverPeakRssMb: number;
+  /** bench/streams.ts and bench/webhooks.ts, run after the rows on stores of their own. */
+  realtime?: Realtime;
+}
+
+export interface Realtime {
+  streams: { clients: number; exact: number; p50Ms: number; p99Ms: number; maxMs: number } | null;
+  webhooks: { perSecond: number; received: number; total: number; duplicates: number; badSignatures: number } | null;
+}
+
+/** The figures of bench/streams.ts's report: clients with exactly their events, commit-to-client latency. */
+export function streamFigures(text: string): Realtime['streams'] {
+  const exact = /\| (\d+) of (\d+) \|/.exec(text);
+  const latency = /\| commit \(seen in the log\) to client \| (\d+) ms \| (\d+) ms \| (\d+) ms \|/.exec(text);
+  if (!exact || !latency) return null;
+  return { clients: Number(exact[2]), exact: Number(exact[1]), p50Ms: Number(latency[1]), p99Ms: Number(latency[2]), maxMs: Number(latency[3]) };
+}
+
+/** The figures of bench/webhooks.ts's report: signed deliveries per second, and what arrived. */
+export function webhookFigures(text: string): Realtime['webhooks'] {
+  const rate = /-> (\d+) signed deliveries\/s sustained/.exec(text);
+  const got = /received (\d+) of (\d+) \(duplicates (\d+), bad signatures (\d+)\)/.exec(text);
+  if (!rate || !got) return null;
+  return { perSecond: Number(rate[1]), received: Number(got[1]), total: Number(got[2]), duplicates: Number(got[3]), badSignatures: Number(got[4]) };
+}
+
+export function renderRealtime(r: Realtime): string {
+  const s = r.streams;
+  const w = r.webhooks;
+  return [
+    s ? `streams: ${s.exact} of ${s.clients} clients got exactly their events; commit to client p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, max ${s.maxMs} ms`
+      : 'streams: no figures (see its output above)',
+    w ? `webhooks: ${w.perSecond} signed deliveries/s sustained; ${w.received} of ${w.total} received, ${w.duplicates} twice, ${w.badSignatures} bad signatures`
+      : 'webhooks: no figures (see its output above)',
+  ].join('\n');
 }
 
 const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
@@ -46,6 +80,7 @@ export function renderResult(r: BenchResult): string {
     lines.push('', `import: ${r.listings} lines in ${r.import.seconds.toFixed(1)} s = ${Math.round(r.listings / r.import.seconds)} lines/s end to end${stored}`);
   }
   lines.push(`server peak RSS ${r.serverPeakRssMb} MB`);
+  if (r.realtime) lines.push('', renderRealtime(r.realtime));
   return lines.join('\n');
 }
 

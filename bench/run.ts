@@ -11,9 +11,12 @@
  * queries, cached 60 s) and uncached; and each latency target alone on one connection. Where the
  * machine has two CPUs and taskset, the service and the ceiling run on one, the load generator on
  * the other. Writes the results as JSON to bench/out. Prints req/s, p50, p99, ratio to the
- * ceiling, import lines/s and the server's peak RSS. `--keep` (SQLite) keeps the catalog and its sample beside it; `--db FILE` loads
- * such a kept catalog again without generating or importing; `--only` runs the endpoints whose name
- * matches (and the ceiling).
+ * ceiling, import lines/s and the server's peak RSS. Then, on stores of their own, the chart
+ * benchmark, event streams (bench/streams.ts: commit-to-client latency) and webhook deliveries
+ * (bench/webhooks.ts: signed deliveries per second), whose figures join the result file.
+ * `--keep` (SQLite) keeps the catalog and its sample beside it; `--db FILE` loads such a kept
+ * catalog again without generating or importing; `--only` runs the endpoints whose name matches
+ * (and the ceiling), and no chart, stream or webhook benchmark.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +27,7 @@ import autocannon from 'autocannon';
 import { cpuSplit, freePort, pinned, pinSelf, rssPeakMb } from './processes.js';
 import { generateDemoRecords } from '../src/demo/generate.js';
 import { queryMix } from './query-mix.js';
-import { renderResult, type BenchResult, type Row } from './report.js';
+import { renderRealtime, renderResult, streamFigures, webhookFigures, type BenchResult, type Row } from './report.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -257,6 +260,7 @@ async function main() {
   const bDetail = (i: number) => `/v1/products/${uuids[(i * 7919) % uuids.length]}?_n=${i}`;
   const similar = (i: number) => `/v1/products/${uuids[(i * 7919) % uuids.length]}/similar`;
   const category = (i: number) => `/v1/categories/${slugs[i % slugs.length]}?limit=20&offset=${(i % 5) * 20}`;
+  all.push(await endpoint(load('B detail by UUID (2,000 UUIDs)', base, cycle(uuids.map((u) => `/v1/products/${u}`)), headers)));
   all.push(await endpoint(load('B detail by UUID, cold', base, bDetail, headers)));
   all.push(await endpoint(load('B similar (8)', base, similar, headers)));
   all.push(await endpoint(load('B category detail (20)', base, category, headers)));
@@ -300,6 +304,7 @@ async function main() {
   };
   writeFileSync(json, JSON.stringify(result, null, 2));
   console.log(`\n${renderResult(result)}\n\nresults: ${json} (npx tsx bench/report.ts <file> prints this again)`);
+  resultFile = json;
   if (args.keep && args.store === 'sqlite') console.log(`kept: ${SQLITE_DB} (again: --db ${SQLITE_DB})`);
   if (!args.keep && !args.db) for (const f of [file, SQLITE_DB, `${SQLITE_DB}-wal`, `${SQLITE_DB}-shm`]) rmSync(f, { force: true });
   // The PostgreSQL catalog goes with it unless asked to keep it (--keep: inspect it with `?schema=bench_<pid>`).
@@ -309,10 +314,31 @@ async function main() {
   }
 }
 
+let resultFile: string | null = null;
 await main();
 // The chart benchmark (issue 24) is part of `npm run bench`; it takes no catalog size, so it runs as
 // its own process rather than after `&&` in the script, which would hand it this run's arguments.
 // On every CPU again: this process's pinning is inherited, and the chart bench is its own measurement.
-const [chartCmd, chartArgs] = pinned(`0-${availableParallelism() - 1}`, process.execPath, ['--import', 'tsx', join(root, 'bench', 'chart.ts')]);
-const chart = spawnSync(chartCmd, chartArgs, { stdio: 'inherit' });
-if (chart.status !== 0) process.exitCode = chart.status ?? 1;
+if (!only) {
+  const [chartCmd, chartArgs] = pinned(`0-${availableParallelism() - 1}`, process.execPath, ['--import', 'tsx', join(root, 'bench', 'chart.ts')]);
+  const chart = spawnSync(chartCmd, chartArgs, { stdio: 'inherit' });
+  if (chart.status !== 0) process.exitCode = chart.status ?? 1;
+}
+
+// Real time (issue 27: one run covers streams and webhook deliveries): each benchmark on its own
+// fresh store and server, on every CPU; their figures join this run's result file.
+if (!only && resultFile) {
+  const run = (script: string) => {
+    const [cmd, argv] = pinned(`0-${availableParallelism() - 1}`, process.execPath, ['--import', 'tsx', join(root, 'bench', script)]);
+    const r = spawnSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+    process.stdout.write(r.stdout ?? '');
+    if (r.status !== 0) process.exitCode = r.status ?? 1;
+    return r.stdout ?? '';
+  };
+  const streams = run('streams.ts');
+  const webhooks = run('webhooks.ts');
+  const result = JSON.parse(readFileSync(resultFile, 'utf8')) as BenchResult;
+  result.realtime = { streams: streamFigures(streams), webhooks: webhookFigures(webhooks) };
+  writeFileSync(resultFile, JSON.stringify(result, null, 2));
+  console.log(`\n${renderRealtime(result.realtime)}\nresults: ${resultFile} (updated)`);
+}
