@@ -81,7 +81,8 @@ export class ResponseCache {
     }
     const from = this.head;
     const to = from + length;
-    this.evictWhile((e) => e.offset < to && e.offset + e.length > from);
+    // An empty answer is in the way where it starts, or it would stop the eviction before those after it.
+    this.evictWhile((e) => e.offset < Math.max(to, from + 1) && e.offset + Math.max(e.length, 1) > from);
     while (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.head = to;
     return from;

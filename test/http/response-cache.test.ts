@@ -57,7 +57,8 @@ describe('ResponseCache', () => {
       const key = `k${Math.floor(rand() * 80)}`;
       if (rand() < 0.5) {
         // Strings (encoded into the ring, multi-byte characters included) and Buffers, 0-1,500 bytes.
-        const text = `${i}:${'é€x'.repeat(Math.floor(rand() * 500))}`;
+        // Now and then an empty answer, which must not shield the answers after it from eviction.
+        const text = rand() < 0.05 ? '' : `${i}:${'é€x'.repeat(Math.floor(rand() * 500))}`;
         cache.set(key, rand() < 0.5 ? text : Buffer.from(text), 'application/json', 60);
         kept.set(key, text);
         order.splice(order.indexOf(key) >>> 0, order.includes(key) ? 1 : 0);
@@ -70,5 +71,19 @@ describe('ResponseCache', () => {
       const newest = order.at(-1);
       if (newest) expect(cache.get(newest)?.body.toString()).toBe(kept.get(newest));
     }
+  });
+
+  it('evicts an answer a new one overwrites even behind an empty answer at the same place', () => {
+    const cache = new ResponseCache(100, () => 0, 100);
+    const put = (k: string, n: number) => cache.set(k, Buffer.alloc(n, k), 'application/json', 60);
+    put('a', 60);
+    put('z', 0); // at 60, where b begins
+    put('b', 30); // 60-90
+    put('c', 40); // wraps to 0-40: a goes
+    put('d', 20); // 40-60
+    put('e', 10); // 60-70: over the start of b
+    const b = cache.get('b');
+    expect(b === null || b.body.equals(Buffer.alloc(30, 'b'))).toBe(true);
+    expect(cache.get('e')?.body.equals(Buffer.alloc(10, 'e'))).toBe(true);
   });
 });
