@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 import { evaluate, type AlertRecord } from '../../src/domain/alerts.js';
 import type { Store } from '../../src/store/types.js';
 import { rec } from '../helpers/records.js';
+import { freshStore } from './fresh-store.js';
 import { ingest } from './contract.js';
 
 const T0 = '2026-11-20T12:00:00.000Z';
@@ -11,14 +12,11 @@ const T0 = '2026-11-20T12:00:00.000Z';
 /** The alert part of the store contract: scoping, the active limit, the pending lookup, and apply's position check. */
 export function alertStoreContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`alert store contract: ${name}`, () => {
+    const fresh = freshStore(makeStore);
     let store: Store;
     beforeEach(async () => {
-      store = await makeStore();
-      await store.migrate();
+      store = fresh();
       await ingest(store, [rec({ sku: 'A' }), rec({ sku: 'B' })]);
-    });
-    afterEach(async () => {
-      await store.close();
     });
 
     const alert = (over: Partial<AlertRecord> = {}): AlertRecord => ({

@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 import { groupOffersOf, offerOfListing, offeredSince } from '../../src/domain/buybox.js';
 import { docOf } from '../../src/catalog/search-index/indexed-search.js';
 import { IngestService } from '../../src/catalog/ingest.js';
 import type { SearchQuery, Store } from '../../src/store/types.js';
 import { rec } from '../helpers/records.js';
+import { freshStore } from './fresh-store.js';
 
 /** Imports records through the real normalization and the store's batch writer. */
 export async function ingest(store: Store, lines: Array<Record<string, unknown>>, batchSize = 1000) {
@@ -31,13 +32,10 @@ const FIXTURE = [
 /** What every store adapter must do, identically. `makeStore` returns a fresh, empty, migrated store. */
 export function storeContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`store contract: ${name}`, () => {
+    const fresh = freshStore(makeStore);
     let store: Store;
-    beforeEach(async () => {
-      store = await makeStore();
-      await store.migrate();
-    });
-    afterEach(async () => {
-      await store.close();
+    beforeEach(() => {
+      store = fresh();
     });
 
     it('migrate is safe to run again', async () => {

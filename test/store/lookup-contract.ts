@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SearchQuery, Store } from '../../src/store/types.js';
 import { rec } from '../helpers/records.js';
+import { freshStore } from './fresh-store.js';
 import { ingest } from './contract.js';
 
 const at = (day: number) => `2026-11-${String(day).padStart(2, '0')}T10:00:00.000Z`;
@@ -21,14 +22,11 @@ const FIXTURE = [
 /** Bulk lookups, brand counts and filter facets (issue 20): what every store adapter must answer identically. */
 export function lookupContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`lookup contract: ${name}`, () => {
+    const fresh = freshStore(makeStore);
     let store: Store;
     beforeEach(async () => {
-      store = await makeStore();
-      await store.migrate();
+      store = fresh();
       await ingest(store, FIXTURE);
-    });
-    afterEach(async () => {
-      await store.close();
     });
 
     it('latestBy: per value the most recently updated listing with exactly that text; absent values absent', async () => {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Tier } from '../../src/domain/tier.js';
 import type { NewDelivery, Store, WebhookSubscriptionRecord } from '../../src/store/types.js';
 import { ingest } from './contract.js';
 import { rec } from '../helpers/records.js';
+import { freshStore } from './fresh-store.js';
 
 const T0 = '2026-11-20T12:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
@@ -12,15 +13,12 @@ const TIERS: Tier[] = ['pro', 'enterprise'];
 /** The webhook part of the store contract: subscriptions, the outbox position, claims and leases. */
 export function webhookStoreContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`webhook store contract: ${name}`, () => {
+    const fresh = freshStore(makeStore);
     let store: Store;
     let account = 0;
     beforeEach(async () => {
-      store = await makeStore();
-      await store.migrate();
+      store = fresh();
       account = (await store.keys.create({ prefix: 'ck_w', hash: `h-${randomUUID()}`, name: null, tier: 'pro', pendingTier: null, pendingTierAt: null, email: null, verified: true }, T0)).id;
-    });
-    afterEach(async () => {
-      await store.close();
     });
 
     const sub = (over: Partial<WebhookSubscriptionRecord> = {}): WebhookSubscriptionRecord => ({
