@@ -3,7 +3,7 @@ import type {
   AccessTokenRecord, AccountStore, ApiKeyRecord, KeyStore, NewApiKey, OAuthClientRecord, OAuthClientType, OAuthStore, VerificationRecord,
 } from '../types.js';
 import type { Tier } from '../../domain/tier.js';
-import { one, rows, type Db } from './sql.js';
+import { inTransaction, one, rows, type Db } from './sql.js';
 
 interface KeyRow {
   id: number; prefix: string; hash: string; name: string | null; tier: Tier; pending_tier: Tier | null;
@@ -63,26 +63,16 @@ export class PgAccounts implements AccountStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async rotateKey(oldId: number, next: NewApiKey, now: string): Promise<ApiKeyRecord | null> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       // The row lock makes concurrent rotations of one key (on any instance) take turns; the loser sees it revoked.
       const old = await one<{ account_id: number | null; id: number }>(client,
         'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING id, account_id', [now, oldId]);
-      if (!old) {
-        await client.query('ROLLBACK');
-        return null;
-      }
+      // Nothing was changed: the commit that follows writes nothing.
+      if (!old) return null;
       const created = await insertKey(client, next, now, old.account_id ?? old.id);
       await client.query('UPDATE oauth_clients SET key_id = $1 WHERE key_id = $2', [created.id, oldId]);
-      await client.query('COMMIT');
       return created;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async findByPrefix(prefix: string): Promise<ApiKeyRecord[]> {

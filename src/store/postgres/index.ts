@@ -10,7 +10,7 @@ import { PgActivity } from './activity.js';
 import { PgAlerts } from './alerts.js';
 import { PG_MIGRATIONS } from './schema.js';
 import { PgWebhooks } from './webhooks.js';
-import { one, pgTypes, rows } from './sql.js';
+import { inTransaction, one, pgTypes, rows } from './sql.js';
 
 export interface PostgresOptions {
   /** Schema holding every table (created when missing); tests give each run its own. */
@@ -96,9 +96,7 @@ export class PostgresStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.pool, async (client) => {
       // One migrator per schema at a time, whichever instance starts first.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`catalog-migrate:${this.schema}`]);
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
@@ -109,14 +107,9 @@ export class PostgresStore implements Store {
         await m.run?.(client);
         await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, new Date().toISOString()]);
       }
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    });
   }
+
 
   async close(): Promise<void> {
     if (this.writerPool !== this.pool) await this.writerPool.end().catch(() => undefined);
