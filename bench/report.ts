@@ -74,6 +74,12 @@ export function renderResult(r: BenchResult): string {
     if (x.neighbours && x.rps > Math.min(a, b)) above.push(x.name);
     lines.push(`| ${x.name} | ${x.rps} | ${x.p50} | ${x.p99} | ${share} | ${x.own ? pct(x.rps, x.own) : ''} | ${x.errors} |`);
   }
+  const ranked = r.rows.find((x) => x.name.startsWith('search (limit 20, mix), PostgreSQL ts_rank'));
+  const ours = r.rows.find((x) => x.name === 'search (limit 20, mix)');
+  if (ranked && ours) {
+    lines.push('', `search side by side on PostgreSQL: the service's index ${ours.rps} req/s (p99 ${ours.p99} ms), `
+      + `PostgreSQL's own ts_rank query over its GIN index ${ranked.rps} req/s (p99 ${ranked.p99} ms): ${(ours.rps / Math.max(ranked.rps, 1)).toFixed(1)}x`);
+  }
   if (above.length) lines.push('', `WARNING: above a neighbouring ceiling (not measured under the same conditions; see the spread): ${above.join('; ')}`);
   if (r.import) {
     const stored = r.import.storedSeconds ? `; stored and served after ${r.import.storedSeconds} s = ${Math.round(r.listings / r.import.storedSeconds)} lines/s, matched after that` : '';

@@ -124,6 +124,8 @@ async function load(name: string, url: string, path: (i: number) => string, head
 }
 const cycle = (paths: string[]) => (i: number) => paths[i % paths.length];
 const CEILING = 'bare fastify 1KB (ceiling)';
+/** The row of PostgreSQL's own ranked query (bench/report.ts puts the service's search beside it). */
+const RANKED = 'search (limit 20, mix), PostgreSQL ts_rank over GIN (bare Fastify + pg)';
 
 /**
  * A batch endpoint (about 100 KB of JSON per answer) measured three ways: at CONNECTIONS, at one
@@ -159,6 +161,39 @@ async function endpoint(measured: Promise<Row | null>): Promise<Row | null> {
   return row;
 }
 
+/**
+ * Issue 27 item 3, side by side on the same schema and query mix: PostgreSQL's own ranked
+ * full-text query (ts_rank over the GIN index of listings.tsv, bench/pg-ranked.ts, behind bare
+ * Fastify), and the service answering from PostgreSQL alone (SEARCH_INDEX=off: ts_rank_cd with
+ * the total and facets), each at CONNECTIONS and on one connection.
+ */
+async function postgresRanked(env: NodeJS.ProcessEnv, tiers: string, cpus: string | undefined, search: string[], headers: Record<string, string>): Promise<Row[]> {
+  const rows: Array<Row | null> = [];
+  const raw = RANKED;
+  if (!only || only.test(raw)) {
+    const [cmd, argv] = pinned(cpus, process.execPath, ['--import', 'tsx', join(root, 'bench', 'pg-ranked.ts')]);
+    const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
+      const base = `http://127.0.0.1:${port}`;
+      const paths = search.map((p) => p.replace('/v1/search?', '/search?'));
+      rows.push(await endpoint(load(raw, base, cycle(paths), {})), await load(`  ${raw}, 1 connection`, base, cycle(paths), {}, undefined, 1));
+    } finally {
+      await stopServer(child);
+    }
+  }
+  const name = 'search (limit 20, mix), the service on PostgreSQL alone (SEARCH_INDEX=off)';
+  if (!only || only.test(name)) {
+    const { server, base } = await startServer({ ...env, TIERS_FILE: tiers, SEARCH_INDEX: 'off' }, await freePort(), cpus);
+    try {
+      rows.push(await endpoint(load(name, base, cycle(search), headers)), await load(`  ${name}, 1 connection`, base, cycle(search), headers, undefined, 1));
+    } finally {
+      await stopServer(server);
+    }
+  }
+  return rows.filter((r) => r !== null);
+}
+
 const bare = { url: '', stop: () => undefined as void };
 async function startBare(cpus: string | undefined): Promise<void> {
   const [cmd, argv] = pinned(cpus, process.execPath, ['--import', 'tsx', join(root, 'bench', 'bare-server.ts')]);
@@ -166,6 +201,31 @@ async function startBare(cpus: string | undefined): Promise<void> {
   const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
   bare.url = `http://127.0.0.1:${port}`;
   bare.stop = () => void child.kill('SIGTERM');
+}
+
+/**
+ * A `catalog serve` on `port` (pinned to `cpus` where given), ready: listening and, unless
+ * SEARCH_INDEX=off, its search index built (the store answers search until then).
+ */
+async function startServer(env: NodeJS.ProcessEnv, port: number, cpus: string | undefined) {
+  const [serve, serveArgs] = pinned(cpus, process.execPath, [join(root, 'bin', 'catalog.js'), 'serve']);
+  const server: ChildProcess = spawn(serve, serveArgs, { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  const start = Date.now();
+  for (let i = 0; i < 3000; i++) {
+    try {
+      const h = (await (await fetch(`${base}/health`)).json()) as { search_index?: string };
+      if (h.search_index !== 'building') break;
+    } catch { /* starting */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { server, base, readySecs: (Date.now() - start) / 1000 };
+}
+
+async function stopServer(server: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM');
+  await exited;
 }
 
 async function main() {
@@ -204,19 +264,8 @@ async function main() {
   // Rate limits would cap the load test itself: the bench key's tier is unlimited for this run.
   const tiers = join(out, 'tiers.json');
   createWriteStream(tiers).end(JSON.stringify({ enterprise: { per_minute: 100_000_000, per_day: null } }));
-  const [serve, serveArgs] = pinned(split?.service, process.execPath, [join(root, 'bin', 'catalog.js'), 'serve']);
-  const server: ChildProcess = spawn(serve, serveArgs, { env: { ...env, TIERS_FILE: tiers }, stdio: ['ignore', 'inherit', 'inherit'] });
-  const base = `http://127.0.0.1:${port}`;
-  // Ready means listening and, unless SEARCH_INDEX=off, the search index built (the store answers search until then).
-  const indexStart = Date.now();
-  for (let i = 0; i < 3000; i++) {
-    try {
-      const h = (await (await fetch(`${base}/health`)).json()) as { search_index?: string };
-      if (h.search_index !== 'building') break;
-    } catch { /* starting */ }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  console.log(`server ready (search index built) ${((Date.now() - indexStart) / 1000).toFixed(1)} s after start`);
+  const { server, base, readySecs } = await startServer({ ...env, TIERS_FILE: tiers }, port, split?.service);
+  console.log(`server ready (search index built) ${readySecs.toFixed(1)} s after start`);
   const headers = { authorization: `Bearer ${key}` };
   const maxId = N;
   const ids = Array.from({ length: 2000 }, (_, i) => `/v1/products/${1 + ((i * 7919) % maxId)}`);
@@ -239,6 +288,7 @@ async function main() {
   all.push(await endpoint(load('SKU detail, cold (no URL twice)', base, (i) => `/v1/products/${encodeURIComponent(skus[i % skus.length])}?_n=${i}`, headers)));
   all.push(await endpoint(load('listing (20)', base, cycle(listing), headers)));
   all.push(await endpoint(load('search (limit 20, mix)', base, cycle(search), headers)));
+  if (args.store === 'postgres') all.push(...await postgresRanked(env, tiers, split?.service, search, headers));
   // The same searches as an MCP tool call (issue 23: its p99 against REST's), queued and alone.
   const mixed = queryMix(titles).all;
   const mcpCall = (i: number) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_products', arguments: { query: mixed[i % mixed.length], limit: 20 } } });
@@ -290,9 +340,7 @@ async function main() {
   bare.stop();
   const results = all.filter((r) => r !== null);
   const rss = rssPeakMb(server.pid!);
-  const exited = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  await exited;
+  await stopServer(server);
   // A bulk load reports when its listings were stored and served, before it matched them.
   const stored = /stored in ([\d.]+) s/.exec(imported);
   // Machine-readable: what bench/RESULTS.md tables are written from.
