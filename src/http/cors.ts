@@ -23,7 +23,8 @@ export async function installCors(app: FastifyInstance, origins: readonly string
     origin: origins === null ? '*' : [...origins],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: CORS_ALLOWED_HEADERS,
-    exposedHeaders: CORS_EXPOSED_HEADERS,
+    // Joined once here: the plugin joins an array again on every response.
+    exposedHeaders: CORS_EXPOSED_HEADERS.join(', '),
     credentials: false,
     maxAge: 600,
     strictPreflight: true,

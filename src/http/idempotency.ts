@@ -133,12 +133,12 @@ function replay(reply: FastifyReply, r: StoredResponse, key: Buffer): FastifyRep
 export function installIdempotency(app: FastifyInstance, store: IdempotencyStore, now: () => Date): void {
   app.decorateRequest('idempotency', null);
 
-  // Callback-style outside the marked routes: no promise per request on every other route.
-  app.addHook('preHandler', (req, reply, done) => {
-    if (!req.routeOptions.config?.idempotent || req.headers[IDEMPOTENCY_HEADER] === undefined) return done();
+  // The hooks are the marked routes' own: every other route runs none of them.
+  const preHandler = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    if (req.headers[IDEMPOTENCY_HEADER] === undefined) return done();
     // A replay has answered: the handler must not run.
     claimOrReplay(req, reply).then((replayed) => { if (!replayed) done(); }, done);
-  });
+  };
 
   /** Claims the key (true: answered from the store instead). */
   async function claimOrReplay(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
@@ -180,12 +180,12 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
     return true;
   }
 
-  app.addHook('onSend', (req, reply, payload, done) => {
+  const onSend = (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
     const claim = req.idempotency;
     if (!claim || claim.settled) return done(null, payload);
     claim.settled = true;
     settle(claim, reply, payload).then((out) => done(null, out), (e: Error) => done(e));
-  });
+  };
 
   async function settle(claim: Claim, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const bytes = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
@@ -210,8 +210,14 @@ export function installIdempotency(app: FastifyInstance, store: IdempotencyStore
     claim.settled = true;
     store.release(claim.scope, claim.key).then(() => done(), () => done());
   };
-  app.addHook('onResponse', (req, _reply, done) => giveBack(req, done));
-  app.addHook('onRequestAbort', (req, done) => giveBack(req, done));
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    const add = <T>(hooks: T | T[] | undefined, hook: T): T[] => [...(hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]), hook];
+    route.preHandler = add(route.preHandler, preHandler as never);
+    route.onSend = add(route.onSend, onSend as never);
+    route.onResponse = add(route.onResponse, ((req: FastifyRequest, _reply: FastifyReply, done: () => void) => giveBack(req, done)) as never);
+    route.onRequestAbort = add(route.onRequestAbort, ((req: FastifyRequest, done: () => void) => giveBack(req, done)) as never);
+  });
 }
 
 /** The expired keys' purge, run on a timer by whoever serves. */
