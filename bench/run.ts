@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --listings N [--store sqlite|postgres] [--duration S] [--pool N] [--keep]
- *   [--db FILE] [--only REGEX]`
+ *   [--db FILE|URL] [--only REGEX]`
  * Generates N listings, imports them through the real CLI, starts the service, and loads it with
  * autocannon at 32 connections: id detail, SKU detail (a repeating set, and cold: never the same
  * request twice), listing (20), search (a fixed mix of one- to three-word queries including words
@@ -14,8 +14,9 @@
  * ceiling, import lines/s and the server's peak RSS. Then, on stores of their own, the chart
  * benchmark, event streams (bench/streams.ts: commit-to-client latency) and webhook deliveries
  * (bench/webhooks.ts: signed deliveries per second), whose figures join the result file.
- * `--keep` (SQLite) keeps the catalog and its sample beside it; `--db FILE` loads such a kept
- * catalog again without generating or importing; `--only` runs the endpoints whose name matches
+ * `--keep` keeps the catalog (SQLite: its file; PostgreSQL: its schema) and its sample; `--db FILE`
+ * (SQLite) or `--db 'postgres://...?schema=bench_<pid>'` loads such a kept catalog again without
+ * generating or importing; `--only` runs the endpoints whose name matches
  * (and the ceiling), and no chart, stream or webhook benchmark.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -38,14 +39,13 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     /** PostgreSQL: the server's pool size (PG_POOL_MAX); unset keeps the service's default. */
     pool: { type: 'string' },
-    /** SQLite: a catalog kept by an earlier `--keep` run (its `.sample.json` beside it), loaded as it is. */
+    /** A catalog kept by an earlier `--keep` run (SQLite: its file, `.sample.json` beside it; PostgreSQL: the URL of its schema), loaded as it is. */
     db: { type: 'string' },
     /** Only the endpoints whose name matches this regular expression (the ceiling always runs). */
     only: { type: 'string' },
   },
 });
 const only = args.only ? new RegExp(args.only, 'i') : null;
-if (args.db && args.store !== 'sqlite') throw new Error('--db is a kept SQLite catalog');
 const N = Number(args.listings);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
@@ -54,8 +54,11 @@ const out = join(root, 'bench', 'out');
 mkdirSync(out, { recursive: true });
 // Per process: two benchmarks at once must not write one file or database.
 const file = join(out, `catalog-${N}-${process.pid}.ndjson`);
-const SQLITE_DB = args.db ?? join(out, `bench-${N}-${process.pid}.db`);
-const SAMPLE = `${SQLITE_DB}.sample.json`;
+const SQLITE_DB = args.store === 'sqlite' && args.db ? args.db : join(out, `bench-${N}-${process.pid}.db`);
+/** PostgreSQL: a schema of its own, or with --db the kept one its URL names (`?schema=bench_<pid>`). */
+const PG_SCHEMA = args.store === 'postgres' && args.db ? new URL(args.db).searchParams.get('schema') ?? 'public' : `bench_${process.pid}`;
+/** The SKUs and titles the paths are made of, kept beside a kept catalog. */
+const SAMPLE = args.store === 'postgres' ? join(out, `${PG_SCHEMA}.sample.json`) : `${SQLITE_DB}.sample.json`;
 
 async function generate(): Promise<{ skus: string[]; titles: string[] }> {
   const stream = createWriteStream(file);
@@ -70,7 +73,6 @@ async function generate(): Promise<{ skus: string[]; titles: string[] }> {
   return { skus, titles };
 }
 
-const PG_SCHEMA = `bench_${process.pid}`;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 function psql(sql: string): void {
@@ -79,6 +81,7 @@ function psql(sql: string): void {
 
 function databaseUrl(): string {
   if (args.store === 'postgres') {
+    if (args.db) return args.db;
     psql(`DROP SCHEMA IF EXISTS ${PG_SCHEMA} CASCADE; CREATE SCHEMA ${PG_SCHEMA}`);
     return `${PG_URL}?schema=${PG_SCHEMA}`;
   }
@@ -252,8 +255,8 @@ async function main() {
   const imported = args.db ? '' : cli(env, ['import', file, '--batch', '2000']);
   const importSecs = (Date.now() - t0) / 1000;
   if (imported) console.log(imported.split('\n').pop());
-  if (args.keep && args.store === 'sqlite' && !args.db) writeFileSync(SAMPLE, JSON.stringify(sample));
-  if (args.store === 'postgres') {
+  if (args.keep && !args.db) writeFileSync(SAMPLE, JSON.stringify(sample));
+  if (args.store === 'postgres' && !args.db) {
     // What autovacuum does after a bulk insert (statistics, and the visibility map index-only scans
     // need); it may be off or not have come round yet, and the load test should not measure that.
     const v0 = Date.now();
@@ -357,7 +360,7 @@ async function main() {
   if (!args.keep && !args.db) for (const f of [file, SQLITE_DB, `${SQLITE_DB}-wal`, `${SQLITE_DB}-shm`]) rmSync(f, { force: true });
   // The PostgreSQL catalog goes with it unless asked to keep it (--keep: inspect it with `?schema=bench_<pid>`).
   if (args.store === 'postgres') {
-    if (args.keep) console.log(`kept: ${PG_URL}?schema=${PG_SCHEMA}`);
+    if (args.keep || args.db) console.log(`kept: ${PG_URL}?schema=${PG_SCHEMA} (again: --db '${PG_URL}?schema=${PG_SCHEMA}')`);
     else psql(`DROP SCHEMA IF EXISTS ${PG_SCHEMA} CASCADE`);
   }
 }
