@@ -31,7 +31,7 @@ export function openSqlite(path: string): Database {
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -131072');
   // Mapped pages count in RSS: 256 MB maps the hot part; the rest comes through the page cache.
-  db.pragma('mmap_size = 268435456');
+  db.pragma('mmap_size = 67108864');
   db.pragma('temp_store = MEMORY');
   db.pragma('foreign_keys = ON');
   return db;
