@@ -30,7 +30,7 @@ export function openSqlite(path: string): Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -131072');
-  // Mapped pages count in RSS: 256 MB maps the hot part; the rest comes through the page cache.
+  // Mapped pages count in RSS (bench/RESULTS.md, "Memory"): 64 MB maps the hot part; the rest comes through the page cache.
   db.pragma('mmap_size = 67108864');
   db.pragma('temp_store = MEMORY');
   db.pragma('foreign_keys = ON');
