@@ -93,7 +93,9 @@ function databaseUrl(): string {
 
 function cli(env: NodeJS.ProcessEnv, argv: string[]): string {
   const r = spawnSync(process.execPath, [join(root, 'bin', 'catalog.js'), ...argv], { env, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.status !== 0 && argv[0] !== 'import') throw new Error(`catalog ${argv.join(' ')} failed: ${r.stderr}`);
+  // An import that died (a 3,000,000-line run once printed nothing at all) would leave the rows
+  // measuring a catalog of unknown size: the run stops here, with how it ended.
+  if (r.status !== 0) throw new Error(`catalog ${argv.join(' ')} failed (exit ${r.status ?? r.signal}): ${r.stderr.slice(-4000)}`);
   return r.stdout.trim();
 }
 
