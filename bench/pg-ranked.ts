@@ -7,21 +7,24 @@
  */
 import Fastify from 'fastify';
 import pg from 'pg';
+import { parsePostgresUrl } from '../src/store/postgres/index.js';
 import { tsqueryLiteral } from '../src/store/postgres/text-search.js';
 
-const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
-const schema = url.searchParams.get('schema');
-url.searchParams.delete('schema');
-const pool = new pg.Pool({ connectionString: url.toString(), max: Number(process.env.PG_POOL_MAX ?? 10), options: schema ? `-c search_path=${schema}` : undefined });
+const { connectionString, schema } = parsePostgresUrl(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+// The service's pool size and statement timeout: a query the load generator gave up on stops as the service's would.
+const pool = new pg.Pool({
+  connectionString, max: Number(process.env.PG_POOL_MAX ?? 10), statement_timeout: 10_000, options: schema ? `-c search_path=${schema}` : undefined,
+});
 const RANKED = `SELECT id, source, sku, title, brand, price, currency, url, ts_rank(tsv, q) AS rank
   FROM listings, (SELECT $1::tsquery AS q) fq WHERE tsv @@ q ORDER BY rank DESC, id DESC LIMIT $2`;
 
 const app = Fastify();
 app.get('/search', async (req) => {
-  const { q = '', limit = '20' } = req.query as { q?: string; limit?: string };
+  const { q = '', limit } = req.query as { q?: string; limit?: string };
   const query = tsqueryLiteral(q);
   if (!query) return { results: [] };
-  return { results: (await pool.query(RANKED, [query, Number(limit)])).rows };
+  const n = Math.min(100, Math.max(1, Math.trunc(Number(limit)) || 20));
+  return { results: (await pool.query(RANKED, [query, n])).rows };
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();

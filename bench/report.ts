@@ -4,6 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 
+/** The row of PostgreSQL's own ranked query (bench/pg-ranked.ts), which the report puts the service's search beside. */
+export const RANKED = 'search (limit 20, mix), PostgreSQL ts_rank over GIN (bare Fastify + pg)';
+
 export interface Row {
   name: string; rps: number; p50: number; p99: number; errors: number;
   /** The ceiling's req/s in the runs just before and just after this one. */
@@ -74,7 +77,7 @@ export function renderResult(r: BenchResult): string {
     if (x.neighbours && x.rps > Math.min(a, b)) above.push(x.name);
     lines.push(`| ${x.name} | ${x.rps} | ${x.p50} | ${x.p99} | ${share} | ${x.own ? pct(x.rps, x.own) : ''} | ${x.errors} |`);
   }
-  const ranked = r.rows.find((x) => x.name.startsWith('search (limit 20, mix), PostgreSQL ts_rank'));
+  const ranked = r.rows.find((x) => x.name === RANKED);
   const ours = r.rows.find((x) => x.name === 'search (limit 20, mix)');
   if (ranked && ours) {
     lines.push('', `search side by side on PostgreSQL: the service's index ${ours.rps} req/s (p99 ${ours.p99} ms), `

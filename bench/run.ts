@@ -28,7 +28,7 @@ import autocannon from 'autocannon';
 import { cpuSplit, freePort, pinned, pinSelf, rssPeakMb } from './processes.js';
 import { generateDemoRecords } from '../src/demo/generate.js';
 import { queryMix } from './query-mix.js';
-import { renderRealtime, renderResult, streamFigures, webhookFigures, type BenchResult, type Row } from './report.js';
+import { RANKED, renderRealtime, renderResult, streamFigures, webhookFigures, type BenchResult, type Row } from './report.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -129,8 +129,6 @@ async function load(name: string, url: string, path: (i: number) => string, head
 }
 const cycle = (paths: string[]) => (i: number) => paths[i % paths.length];
 const CEILING = 'bare fastify 1KB (ceiling)';
-/** The row of PostgreSQL's own ranked query (bench/report.ts puts the service's search beside it). */
-const RANKED = 'search (limit 20, mix), PostgreSQL ts_rank over GIN (bare Fastify + pg)';
 
 /**
  * A batch endpoint (about 100 KB of JSON per answer) measured three ways: at CONNECTIONS, at one
@@ -174,17 +172,13 @@ async function endpoint(measured: Promise<Row | null>): Promise<Row | null> {
  */
 async function postgresRanked(env: NodeJS.ProcessEnv, tiers: string, cpus: string | undefined, search: string[], headers: Record<string, string>): Promise<Row[]> {
   const rows: Array<Row | null> = [];
-  const raw = RANKED;
-  if (!only || only.test(raw)) {
-    const [cmd, argv] = pinned(cpus, process.execPath, ['--import', 'tsx', join(root, 'bench', 'pg-ranked.ts')]);
-    const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  if (!only || only.test(RANKED)) {
+    const ranked = await startScript('pg-ranked.ts', cpus, env);
     try {
-      const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
-      const base = `http://127.0.0.1:${port}`;
       const paths = search.map((p) => p.replace('/v1/search?', '/search?'));
-      rows.push(await endpoint(load(raw, base, cycle(paths), {})), await load(`  ${raw}, 1 connection`, base, cycle(paths), {}, undefined, 1));
+      rows.push(await endpoint(load(RANKED, ranked.url, cycle(paths), {})), await load(`  ${RANKED}, 1 connection`, ranked.url, cycle(paths), {}, undefined, 1));
     } finally {
-      await stopServer(child);
+      await stopServer(ranked.child);
     }
   }
   const name = 'search (limit 20, mix), the service on PostgreSQL alone (SEARCH_INDEX=off)';
@@ -199,12 +193,18 @@ async function postgresRanked(env: NodeJS.ProcessEnv, tiers: string, cpus: strin
   return rows.filter((r) => r !== null);
 }
 
+/** A bench script serving HTTP in its own process (pinned to `cpus` where given), once it has printed its port. */
+async function startScript(script: string, cpus: string | undefined, env: NodeJS.ProcessEnv = process.env) {
+  const [cmd, argv] = pinned(cpus, process.execPath, ['--import', 'tsx', join(root, 'bench', script)]);
+  const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
 const bare = { url: '', stop: () => undefined as void };
 async function startBare(cpus: string | undefined): Promise<void> {
-  const [cmd, argv] = pinned(cpus, process.execPath, ['--import', 'tsx', join(root, 'bench', 'bare-server.ts')]);
-  const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
-  bare.url = `http://127.0.0.1:${port}`;
+  const { child, url } = await startScript('bare-server.ts', cpus);
+  bare.url = url;
   bare.stop = () => void child.kill('SIGTERM');
 }
 
