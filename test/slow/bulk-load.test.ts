@@ -241,6 +241,34 @@ describe('bulk load', () => {
     expect(snapshot(loader).keys).toEqual(snapshot(plain).keys);
   }, 30_000);
 
+  it('goes on against the store when its memory nears the heap limit, with the groups of a row-by-row import', async () => {
+    // Three matching chunks (PENDING_CHUNK 2000): the first from memory, the rest after the load ends.
+    const records = [...generateDemoRecords({ listings: 4500, seed: 12, historyDays: 0, now: new Date('2026-11-20T00:00:00Z') })];
+    const loader = open('full.db');
+    let checks = 0;
+    expect(loader.catalog.startBulkLoad({ memoryFull: () => ++checks > 1 })).toBe(true);
+    await ingest(loader, records, 1000);
+    const finish = await loader.catalog.finishBulkLoad({ profileWorker });
+    expect(finish.grouped).toBe(4500);
+    // Asked before the first chunk, then full for the worker's second and again for the retry that
+    // ends the load; never asked once the load had ended.
+    expect(checks).toBe(3);
+    expect(loader.db.prepare('SELECT count(*) FROM bulk_load').pluck().get()).toBe(0);
+    expect(loader.db.prepare('SELECT count(*) FROM block_keys_staging').pluck().get()).toBe(0);
+    expect(loader.db.prepare('SELECT count(*) FROM listings WHERE match_profile IS NULL').pluck().get()).toBe(0);
+
+    const plain = open('plain.db');
+    await ingest(plain, records, 1000);
+    const mine = snapshot(loader);
+    const theirs = snapshot(plain);
+    const groups = (s: typeof mine) => s.listings.map((row) => [row[0], row[7]]);
+    expect(groups(mine)).toEqual(groups(theirs));
+    expect(mine.keys).toEqual(theirs.keys);
+    expect(mine.indexes).toEqual(theirs.indexes);
+    // Some listings joined another's group, so the chunks after the first found candidates in the store.
+    expect(groups(mine).filter(([id, g]) => id !== g).length).toBeGreaterThan(100);
+  }, 60_000);
+
   it('a server beside it drops its cached answers when the matching changes groups', async () => {
     const records = catalog().slice(0, 400);
     const path = join(dir, 'served.db');

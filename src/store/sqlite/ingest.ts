@@ -1,4 +1,5 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
+import { getHeapStatistics } from 'node:v8';
 import { profileOfListing } from '../../domain/listing-profile.js';
 import { adoptCompact, blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
@@ -20,6 +21,14 @@ import { StoredRowListing } from '../sql/listing-row.js';
 export type WorkerRunner = WorkerModule;
 
 const HISTORY_WINDOW_MS = 90 * 86400_000;
+/** Share of V8's heap limit past which a bulk load's matching stops holding the whole store in memory. */
+const BULK_HEAP_SHARE = 0.7;
+
+/** Whether the JS heap is near its limit: a bulk load's memory grows with the store (about 1.5 KB a listing). */
+export function heapNearLimit(): boolean {
+  const h = getHeapStatistics();
+  return h.used_heap_size > BULK_HEAP_SHARE * h.heap_size_limit;
+}
 /** Where `find` and `byId` put whether the listing is pending (after the listing's columns). */
 const PENDING = LISTING_COLUMN_COUNT;
 
@@ -82,6 +91,8 @@ export class SqliteIngestWriter {
   private loaded = new Map<string, number>();
   /** In a bulk load of a file database: the WAL checkpoints, off this thread. */
   private checkpointer: WalCheckpointer | null = null;
+  /** Asked before each chunk of a bulk load's matching: true ends the load (see leaveBulk) rather than run out of heap. */
+  private memoryFull: () => boolean = heapNearLimit;
 
   /** `now`: the server's clock, which stamps `changed_at` (what modified_since reads) on every listing a batch writes. */
   constructor(private readonly db: Database, private readonly now: () => Date = () => new Date()) {
@@ -115,9 +126,10 @@ export class SqliteIngestWriter {
     this.keyInserts = keyInserts('block_keys');
     this.stagedKeyInserts = keyInserts('block_keys_staging');
     this.run = db.transaction((records: NormalizedRecord[]) => this.apply(records));
-    // False, and nothing written, when a bulk load's memory stopped being the whole store.
+    // False, and nothing written, when a bulk load's memory stopped being the whole store, or
+    // would outgrow the heap: the rest is then matched against the store, a little slower.
     this.matchChunk = db.transaction((batch: PendingProfile[]) => {
-      if (this.bulk && this.s.lastEvent.get() !== this.lastEventSeen) return false;
+      if (this.bulk && (this.s.lastEvent.get() !== this.lastEventSeen || this.memoryFull())) return false;
       for (const p of batch) {
         adoptCompact(p.profile, p.compact);
         const group = this.matchProfile(p.id, p.profile, p);
@@ -139,9 +151,10 @@ export class SqliteIngestWriter {
    * matched at `finishBulk`, from memory. Until then the deferred indexes are missing, and a worker
    * thread checkpoints the WAL where the store is a file (checkpointer.ts).
    */
-  startBulk(opts: { checkpointWorker?: WorkerRunner } = {}): boolean {
+  startBulk(opts: { checkpointWorker?: WorkerRunner; memoryFull?: () => boolean } = {}): boolean {
     if (this.bulk || !startBulkLoad(this.db)) return false;
     this.bulk = true;
+    this.memoryFull = opts.memoryFull ?? heapNearLimit;
     this.checkpointer = WalCheckpointer.start(this.db, opts.checkpointWorker);
     this.candidates.setComplete(true);
     this.lastEventSeen = this.s.lastEvent.get() as number;
@@ -187,8 +200,8 @@ export class SqliteIngestWriter {
   }
 
   /**
-   * A bulk load ends early when its memory is no longer the whole store (another writer wrote):
-   * its keys are merged, indexes built, and candidates read from the store from then on.
+   * A bulk load ends early when its memory is no longer the whole store (another writer wrote)
+   * or nears the heap limit: its keys are merged, indexes built, and candidates read from the store from then on.
    */
   private leaveBulk(): void {
     this.endBulk();
