@@ -101,6 +101,11 @@ async function finishBulk(loader: BulkLoadCapability, s: IngestSummary, readSecs
   const secs = (ms: number) => (ms / 1000).toFixed(1);
   console.error(`read indexes built in ${secs(finish.readIndexMs)} s; matched ${finish.grouped} listings in ${secs(finish.groupMs)} s; `
     + `match indexes built in ${secs(finish.indexMs)} s`);
+  const early = finish.endedEarly;
+  if (early) {
+    console.error(`the bulk load ended early (${early.because === 'heap limit' ? 'its memory neared the heap limit' : 'another writer wrote'}): `
+      + `${early.fromMemory} listings were matched from memory, the rest against the store`);
+  }
   return finish;
 }
 

@@ -275,6 +275,8 @@ export interface BulkFinish {
   groupMs: number;
   /** Building the indexes of what matching wrote. */
   indexMs: number;
+  /** When the matching stopped working from memory before its end, how many it had matched so, and why. */
+  endedEarly?: { fromMemory: number; because: 'another writer' | 'heap limit' };
 }
 
 /** A store that can take a large import into an empty catalog faster than row by row. */

@@ -221,6 +221,7 @@ describe('bulk load', () => {
     await ingest(other, [twin]);
     const finish = await loader.catalog.finishBulkLoad({ profileWorker });
     expect(finish.grouped).toBe(600);
+    expect(finish.endedEarly).toEqual({ fromMemory: 0, because: 'another writer' });
     expect(loader.db.prepare('SELECT count(*) FROM bulk_load').pluck().get()).toBe(0);
     expect(loader.db.prepare('SELECT count(*) FROM block_keys_staging').pluck().get()).toBe(0);
     // Matched against the store, the stored listings found the twin (their memory had not).
@@ -250,6 +251,7 @@ describe('bulk load', () => {
     await ingest(loader, records, 1000);
     const finish = await loader.catalog.finishBulkLoad({ profileWorker });
     expect(finish.grouped).toBe(4500);
+    expect(finish.endedEarly).toEqual({ fromMemory: 2000, because: 'heap limit' });
     // Asked before the first chunk, then full for the worker's second and again for the retry that
     // ends the load; never asked once the load had ended.
     expect(checks).toBe(3);

@@ -93,6 +93,9 @@ export class SqliteIngestWriter {
   private checkpointer: WalCheckpointer | null = null;
   /** Asked before each chunk of a bulk load's matching: true ends the load (see leaveBulk) rather than run out of heap. */
   private memoryFull: () => boolean = heapNearLimit;
+  /** A bulk load's matching so far: listings matched from memory, and why it stopped doing so (finishBulk reports it). */
+  private matchedInBulk = 0;
+  private endedEarly: BulkFinish['endedEarly'] = undefined;
 
   /** `now`: the server's clock, which stamps `changed_at` (what modified_since reads) on every listing a batch writes. */
   constructor(private readonly db: Database, private readonly now: () => Date = () => new Date()) {
@@ -129,7 +132,14 @@ export class SqliteIngestWriter {
     // False, and nothing written, when a bulk load's memory stopped being the whole store, or
     // would outgrow the heap: the rest is then matched against the store, a little slower.
     this.matchChunk = db.transaction((batch: PendingProfile[]) => {
-      if (this.bulk && (this.s.lastEvent.get() !== this.lastEventSeen || this.memoryFull())) return false;
+      if (this.bulk) {
+        const why = this.s.lastEvent.get() !== this.lastEventSeen ? 'another writer' : this.memoryFull() ? 'heap limit' : null;
+        if (why) {
+          this.endedEarly ??= { fromMemory: this.matchedInBulk, because: why };
+          return false;
+        }
+        this.matchedInBulk += batch.length;
+      }
       for (const p of batch) {
         adoptCompact(p.profile, p.compact);
         const group = this.matchProfile(p.id, p.profile, p);
@@ -155,6 +165,8 @@ export class SqliteIngestWriter {
     if (this.bulk || !startBulkLoad(this.db)) return false;
     this.bulk = true;
     this.memoryFull = opts.memoryFull ?? heapNearLimit;
+    this.matchedInBulk = 0;
+    this.endedEarly = undefined;
     this.checkpointer = WalCheckpointer.start(this.db, opts.checkpointWorker);
     this.candidates.setComplete(true);
     this.lastEventSeen = this.s.lastEvent.get() as number;
@@ -183,7 +195,8 @@ export class SqliteIngestWriter {
     }
     // Whatever the worker did not match (all of it without one), here.
     grouped += this.matchPending((n) => opts.onGrouped?.(grouped + n));
-    if (!this.bulk) return { readIndexMs, grouped, groupMs: performance.now() - t, indexMs: 0 };
+    const endedEarly = this.endedEarly && { ...this.endedEarly };
+    if (!this.bulk) return { readIndexMs, grouped, groupMs: performance.now() - t, indexMs: 0, ...(endedEarly && { endedEarly }) };
     const groupMs = performance.now() - t;
     t = performance.now();
     this.endBulk();
