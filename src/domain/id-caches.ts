@@ -46,12 +46,67 @@ export class TwoGenerationCache<K, V> {
   }
 }
 
-/** The operations MatchCandidates uses on its listing cache; TwoGenerationCache and DenseTable have them. */
-export interface IdCache<V> {
-  get(id: number): V | undefined;
-  set(id: number, value: V): void;
-  delete(id: number): void;
+/** The operations MatchCandidates uses on its caches; TwoGenerationCache, UnboundedMap and DenseTable have them. */
+export interface KeyCache<K, V> {
+  get(key: K): V | undefined;
+  set(key: K, value: V): void;
+  delete(key: K): void;
   clear(): void;
+}
+
+export type IdCache<V> = KeyCache<number, V>;
+
+/** V8 refuses a Map's 2^24th entry (RangeError: Map maximum size exceeded); a chained map starts a new one before. */
+const MAP_ENTRIES = 1 << 23;
+
+/**
+ * A Map of any size: full Maps are kept and new keys go to the last one, so a key lives in exactly
+ * one of them. A bulk load's complete caches outgrow one Map (about 1.7 blocking keys a listing:
+ * the limit falls near 10,000,000 listings); below `perMap` entries it is one Map and one lookup.
+ */
+export class UnboundedMap<K, V> implements KeyCache<K, V> {
+  private maps: Array<Map<K, V>> = [new Map()];
+
+  constructor(private readonly perMap = MAP_ENTRIES) {}
+
+  get size(): number {
+    let n = 0;
+    for (const m of this.maps) n += m.size;
+    return n;
+  }
+
+  get(key: K): V | undefined {
+    const maps = this.maps;
+    let v = maps[0].get(key);
+    for (let i = 1; v === undefined && i < maps.length; i++) v = maps[i].get(key);
+    return v;
+  }
+
+  has(key: K): boolean {
+    for (const m of this.maps) if (m.has(key)) return true;
+    return false;
+  }
+
+  set(key: K, value: V): void {
+    const maps = this.maps;
+    for (let i = 0; i < maps.length - 1; i++) {
+      if (maps[i].has(key)) {
+        maps[i].set(key, value);
+        return;
+      }
+    }
+    let last = maps[maps.length - 1];
+    if (last.size >= this.perMap && !last.has(key)) maps.push((last = new Map()));
+    last.set(key, value);
+  }
+
+  delete(key: K): void {
+    for (const m of this.maps) if (m.delete(key)) return;
+  }
+
+  clear(): void {
+    this.maps = [new Map()];
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { profileOfListing } from '../../domain/listing-profile.js';
 import {
   compactProfile, decodeProfile, encodeProfile, MAX_CANDIDATES, MAX_KEYS, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
 } from '../../domain/matching/index.js';
-import { DenseTable, TwoGenerationCache, type IdCache } from '../../domain/id-caches.js';
+import { DenseTable, TwoGenerationCache, UnboundedMap, type IdCache, type KeyCache } from '../../domain/id-caches.js';
 import { toListing, type ListingRow } from '../sql/listing-row.js';
 
 /** Ids kept per blocking key: the first MAX_CANDIDATES other than the listing asking, whoever asks. */
@@ -84,7 +84,7 @@ class IdSet {
  * caches are made complete (unbounded): a miss is then an answer and costs no read.
  */
 export class MatchCandidates {
-  private postings = new TwoGenerationCache<string, number[]>(POSTINGS_CACHE);
+  private postings: KeyCache<string, number[]> = new TwoGenerationCache<string, number[]>(POSTINGS_CACHE);
   private profiles: IdCache<Candidate> = new TwoGenerationCache<number, Candidate>(PROFILE_CACHE);
   private complete = false;
   private readonly decoded = new TwoGenerationCache<number, MatchProfile>(DECODED_CACHE);
@@ -110,7 +110,7 @@ export class MatchCandidates {
   /** Complete caches (the writer has seen every key and listing of the store) or bounded ones; starts empty either way. */
   setComplete(on: boolean): void {
     this.complete = on;
-    this.postings = new TwoGenerationCache(on ? Infinity : POSTINGS_CACHE);
+    this.postings = on ? new UnboundedMap() : new TwoGenerationCache(POSTINGS_CACHE);
     this.profiles = on ? new DenseTable() : new TwoGenerationCache(PROFILE_CACHE);
     this.decoded.clear();
   }

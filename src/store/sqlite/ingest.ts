@@ -11,6 +11,7 @@ import type { BulkFinish, IngestBatchResult } from '../types.js';
 import { buildReadIndexes, finishBulkLoad, startBulkLoad } from './bulk-load.js';
 import { WalCheckpointer } from './checkpointer.js';
 import type { WorkerModule } from '../../runtime/worker-module.js';
+import { UnboundedMap } from '../../domain/id-caches.js';
 import { MatchCandidates } from './ingest-candidates.js';
 import { pendingInWorker, pendingWorkerAvailable } from './pending-parallel.js';
 import { PENDING_SQL, readPending, type PendingProfile } from './pending-profiles.js';
@@ -88,7 +89,7 @@ export class SqliteIngestWriter {
    * In a bulk load, the id of each (source, sku) it stored: their unique index is built at its end,
    * and any other listing is new without a read.
    */
-  private loaded = new Map<string, number>();
+  private loaded = new UnboundedMap<string, number>();
   /** In a bulk load of a file database: the WAL checkpoints, off this thread. */
   private checkpointer: WalCheckpointer | null = null;
   /** Asked before each chunk of a bulk load's matching: true ends the load (see leaveBulk) rather than run out of heap. */
@@ -207,7 +208,7 @@ export class SqliteIngestWriter {
     this.bulk = false;
     this.checkpointer?.stop();
     this.checkpointer = null;
-    this.loaded = new Map();
+    this.loaded = new UnboundedMap();
     finishBulkLoad(this.db);
     this.candidates.setComplete(false);
   }
@@ -264,7 +265,10 @@ export class SqliteIngestWriter {
       const sourceSku = this.bulk ? `${r.source}\u0000${r.sku}` : '';
       let row: unknown[] | undefined;
       if (!this.bulk) row = this.s.find.get(r.source, r.sku) as unknown[] | undefined;
-      else if (this.loaded.has(sourceSku)) row = this.s.byId.get(this.loaded.get(sourceSku)) as unknown[] | undefined;
+      else {
+        const known = this.loaded.get(sourceSku);
+        if (known !== undefined) row = this.s.byId.get(known) as unknown[] | undefined;
+      }
       const prev = row ? new StoredRowListing(row) : null;
       const recent = prev && prev.price !== r.price ? this.recentPrices(prev.id, r.observedAt) : [];
       const plan = planIngest(prev, r, recent);
