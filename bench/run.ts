@@ -91,8 +91,14 @@ function databaseUrl(): string {
   return `sqlite:${db}`;
 }
 
+/** Every CPU, where this process pins itself to the load generator's (its children inherit that). */
+const ALL_CPUS = cpuSplit() ? `0-${availableParallelism() - 1}` : undefined;
+
 function cli(env: NodeJS.ProcessEnv, argv: string[]): string {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'catalog.js'), ...argv], { env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  // The import is measured as a user runs it, on the whole machine (until 2026-11-27 it ran on the
+  // load generator's one CPU).
+  const [cmd, args] = pinned(ALL_CPUS, process.execPath, [join(root, 'bin', 'catalog.js'), ...argv]);
+  const r = spawnSync(cmd, args, { env, encoding: 'utf8', maxBuffer: 64 << 20 });
   // An import that died (a 3,000,000-line run once printed nothing at all) would leave the rows
   // measuring a catalog of unknown size: the run stops here, with how it ended.
   if (r.status !== 0) throw new Error(`catalog ${argv.join(' ')} failed (exit ${r.status ?? r.signal}): ${r.stderr.slice(-4000)}`);
@@ -373,7 +379,7 @@ await main();
 // its own process rather than after `&&` in the script, which would hand it this run's arguments.
 // On every CPU again: this process's pinning is inherited, and the chart bench is its own measurement.
 if (!only) {
-  const [chartCmd, chartArgs] = pinned(`0-${availableParallelism() - 1}`, process.execPath, ['--import', 'tsx', join(root, 'bench', 'chart.ts')]);
+  const [chartCmd, chartArgs] = pinned(ALL_CPUS, process.execPath, ['--import', 'tsx', join(root, 'bench', 'chart.ts')]);
   const chart = spawnSync(chartCmd, chartArgs, { stdio: 'inherit' });
   if (chart.status !== 0) process.exitCode = chart.status ?? 1;
 }
@@ -382,7 +388,7 @@ if (!only) {
 // fresh store and server, on every CPU; their figures join this run's result file.
 if (!only && resultFile) {
   const run = (script: string) => {
-    const [cmd, argv] = pinned(`0-${availableParallelism() - 1}`, process.execPath, ['--import', 'tsx', join(root, 'bench', script)]);
+    const [cmd, argv] = pinned(ALL_CPUS, process.execPath, ['--import', 'tsx', join(root, 'bench', script)]);
     const r = spawnSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
     process.stdout.write(r.stdout ?? '');
     if (r.status !== 0) process.exitCode = r.status ?? 1;
