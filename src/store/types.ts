@@ -275,7 +275,7 @@ export interface BulkFinish {
   groupMs: number;
   /** Building the indexes of what matching wrote. */
   indexMs: number;
-  /** When the matching stopped working from memory before its end, how many it had matched so, and why. */
+  /** When the matching stopped working from memory before its end, how many it had matched by then, and why. */
   endedEarly?: { fromMemory: number; because: 'another writer' | 'heap limit' };
 }
 

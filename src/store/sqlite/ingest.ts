@@ -26,7 +26,7 @@ const HISTORY_WINDOW_MS = 90 * 86400_000;
 const BULK_HEAP_SHARE = 0.7;
 
 /** Whether the JS heap is near its limit: a bulk load's memory grows with the store (about 1.5 KB a listing). */
-export function heapNearLimit(): boolean {
+function heapNearLimit(): boolean {
   const h = getHeapStatistics();
   return h.used_heap_size > BULK_HEAP_SHARE * h.heap_size_limit;
 }
@@ -139,13 +139,13 @@ export class SqliteIngestWriter {
           this.endedEarly ??= { fromMemory: this.matchedInBulk, because: why };
           return false;
         }
-        this.matchedInBulk += batch.length;
       }
       for (const p of batch) {
         adoptCompact(p.profile, p.compact);
         const group = this.matchProfile(p.id, p.profile, p);
         if (this.s.setGroup.run(group.groupId, group.text, p.id).changes) this.index(p.id, group, false);
       }
+      if (this.bulk) this.matchedInBulk += batch.length;
       // Groups changed with no event: servers' cached answers are stale.
       this.s.unlogged.run();
       return true;
@@ -196,7 +196,7 @@ export class SqliteIngestWriter {
     }
     // Whatever the worker did not match (all of it without one), here.
     grouped += this.matchPending((n) => opts.onGrouped?.(grouped + n));
-    const endedEarly = this.endedEarly && { ...this.endedEarly };
+    const endedEarly = this.endedEarly;
     if (!this.bulk) return { readIndexMs, grouped, groupMs: performance.now() - t, indexMs: 0, ...(endedEarly && { endedEarly }) };
     const groupMs = performance.now() - t;
     t = performance.now();
@@ -209,8 +209,10 @@ export class SqliteIngestWriter {
     this.checkpointer?.stop();
     this.checkpointer = null;
     this.loaded = new UnboundedMap();
-    finishBulkLoad(this.db);
+    // The memory goes first: a load that ends near the heap limit would otherwise build its indexes
+    // there, between back-to-back full collections.
     this.candidates.setComplete(false);
+    finishBulkLoad(this.db);
   }
 
   /**
