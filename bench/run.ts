@@ -27,6 +27,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { cpuSplit, freePort, pinned, pinSelf, rssPeakMb } from './processes.js';
 import { generateDemoRecords } from '../src/demo/generate.js';
+import { parsePostgresUrl } from '../src/store/postgres/index.js';
 import { queryMix } from './query-mix.js';
 import { RANKED, renderRealtime, renderResult, streamFigures, webhookFigures, type BenchResult, type Row } from './report.js';
 
@@ -56,7 +57,7 @@ mkdirSync(out, { recursive: true });
 const file = join(out, `catalog-${N}-${process.pid}.ndjson`);
 const SQLITE_DB = args.store === 'sqlite' && args.db ? args.db : join(out, `bench-${N}-${process.pid}.db`);
 /** PostgreSQL: a schema of its own, or with --db the kept one its URL names (`?schema=bench_<pid>`). */
-const PG_SCHEMA = args.store === 'postgres' && args.db ? new URL(args.db).searchParams.get('schema') ?? 'public' : `bench_${process.pid}`;
+const PG_SCHEMA = args.store === 'postgres' && args.db ? parsePostgresUrl(args.db).schema ?? 'public' : `bench_${process.pid}`;
 /** The SKUs and titles the paths are made of, kept beside a kept catalog. */
 const SAMPLE = args.store === 'postgres' ? join(out, `${PG_SCHEMA}.sample.json`) : `${SQLITE_DB}.sample.json`;
 

@@ -82,11 +82,6 @@ export class UnboundedMap<K, V> implements KeyCache<K, V> {
     return v;
   }
 
-  has(key: K): boolean {
-    for (const m of this.maps) if (m.has(key)) return true;
-    return false;
-  }
-
   set(key: K, value: V): void {
     const maps = this.maps;
     for (let i = 0; i < maps.length - 1; i++) {
