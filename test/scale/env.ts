@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import pg from 'pg';
 import { createPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 
@@ -39,6 +41,46 @@ export function schemaFactory(tag: string) {
       } finally {
         await c.end();
       }
+    },
+  };
+}
+
+/** A port nothing listens on now, chosen by the kernel, so it is never the shared Redis's. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * A Redis of one test file's own, which the file may stop and start again. Its port comes from
+ * the kernel: one computed from the pid once landed on 6379 and stopped the Redis other files share.
+ */
+export async function privateRedis(tag: string) {
+  const port = await freePort();
+  const ping = () => {
+    try {
+      return execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() === 'PONG';
+    } catch {
+      return false;
+    }
+  };
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    start(): void {
+      execFileSync('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--daemonize', 'yes', '--save', '', '--appendonly', 'no',
+        '--dir', '/tmp', '--logfile', `/tmp/redis-${tag}-${port}.log`]);
+      for (let i = 0; i < 50; i++) {
+        if (ping()) return;
+        execFileSync('sleep', ['0.1']);
+      }
+      throw new Error(`the test's own Redis did not start on port ${port}`);
+    },
+    stop(): void {
+      if (ping()) execFileSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave'], { stdio: 'ignore' });
     },
   };
 }

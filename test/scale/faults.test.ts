@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { createContainer, type Container } from '../../src/container.js';
 import { isUnavailable } from '../../src/http/errors.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
-import { TEST_DATABASE_URL, schemaFactory } from './env.js';
+import { TEST_DATABASE_URL, privateRedis, schemaFactory } from './env.js';
 
 /** A TCP proxy in front of PostgreSQL: stopping it is the database going away, for this test only. */
 class Outage {
@@ -40,26 +39,7 @@ class Outage {
 const schemas = schemaFactory('faults');
 const target = new URL(TEST_DATABASE_URL);
 const proxy = new Outage({ host: target.hostname, port: Number(target.port || 5432) });
-const REDIS_PORT = 6390 + (process.pid % 50);
-let redisStarted = false;
-
-function startRedis(): void {
-  execFileSync('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--daemonize', 'yes', '--save', '', '--appendonly', 'no',
-    '--dir', '/tmp', '--logfile', `/tmp/redis-faults-${REDIS_PORT}.log`]);
-  redisStarted = true;
-  for (let i = 0; i < 50; i++) {
-    try {
-      if (execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'ping']).toString().trim() === 'PONG') return;
-    } catch { /* not up yet */ }
-    execFileSync('sleep', ['0.1']);
-  }
-}
-function stopRedis(): void {
-  try {
-    execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'shutdown', 'nosave']);
-  } catch { /* already down */ }
-  redisStarted = false;
-}
+const redis = await privateRedis('faults');
 
 let app: App;
 let c: Container;
@@ -68,12 +48,12 @@ const logs: string[] = [];
 
 beforeAll(async () => {
   await proxy.up();
-  startRedis();
+  redis.start();
   const schema = schemas.schema();
   const url = new URL(TEST_DATABASE_URL);
   url.port = String(proxy.port);
   const store = await createPostgresStore(url.toString(), { schema, connectTimeoutMs: 1000, statementTimeoutMs: 2000 });
-  const config = loadConfig({ DATABASE_URL: url.toString(), REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`, CATALOG_DEMO: 'off' });
+  const config = loadConfig({ DATABASE_URL: url.toString(), REDIS_URL: redis.url, CATALOG_DEMO: 'off' });
   c = await createContainer(config, { store });
   app = await buildApp(c, { logger: { level: 'warn', stream: { write: (line: string) => void logs.push(line) } } });
   await app.ready();
@@ -84,7 +64,7 @@ afterAll(async () => {
   await app?.close();
   await c?.close();
   await proxy.down();
-  if (redisStarted) stopRedis();
+  redis.stop();
   await schemas.dropAll();
 });
 
@@ -138,7 +118,7 @@ describe('faults', () => {
   it('Redis down: requests are admitted without limits and a warning is logged; never a 500', async () => {
     const before = await get('/v1/products/1');
     expect(before.headers['x-ratelimit-limit']).toBeDefined();
-    stopRedis();
+    redis.stop();
     logs.length = 0;
     for (let i = 0; i < 3; i++) {
       const r = await get('/v1/products/1');
@@ -146,7 +126,7 @@ describe('faults', () => {
       expect(r.headers['x-ratelimit-limit']).toBeUndefined();
     }
     expect(logs.some((l) => l.includes('rate limiter unavailable'))).toBe(true);
-    startRedis();
+    redis.start();
     let limited: string | undefined;
     for (let i = 0; i < 40 && !limited; i++) {
       limited = (await get('/v1/products/1')).headers['x-ratelimit-limit'] as string | undefined;

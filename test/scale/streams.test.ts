@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { createContainer, type Container } from '../../src/container.js';
 import { RedisSlots } from '../../src/limits/redis-slots.js';
 import { rec } from '../helpers/records.js';
 import { openSse, type SseClient } from '../helpers/sse.js';
-import { schemaFactory, urlWithSchema } from './env.js';
+import { privateRedis, schemaFactory, urlWithSchema } from './env.js';
 
 /**
  * Issue 22 items 1 and 5 in scale-out mode: three instances (containers and apps in this process,
@@ -16,24 +15,8 @@ import { schemaFactory, urlWithSchema } from './env.js';
  * schema and a Redis of this file's own, which the last test stops.
  */
 const schemas = schemaFactory('streams');
-const REDIS_PORT = 6340 + (process.pid % 50);
-const REDIS_URL = `redis://127.0.0.1:${REDIS_PORT}`;
-
-function startRedis(): void {
-  execFileSync('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--daemonize', 'yes', '--save', '', '--appendonly', 'no',
-    '--dir', '/tmp', '--logfile', `/tmp/redis-streams-${REDIS_PORT}.log`]);
-  for (let i = 0; i < 50; i++) {
-    try {
-      if (execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'ping']).toString().trim() === 'PONG') return;
-    } catch { /* not up yet */ }
-    execFileSync('sleep', ['0.1']);
-  }
-}
-function stopRedis(): void {
-  try {
-    execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'shutdown', 'nosave']);
-  } catch { /* already down */ }
-}
+const redis = await privateRedis('streams');
+const REDIS_URL = redis.url;
 
 interface Instance { c: Container; app: App; base: string }
 const instances: Instance[] = [];
@@ -53,7 +36,7 @@ async function instance(url: string): Promise<Instance> {
 
 let A: Instance, B: Instance, C: Instance;
 beforeAll(async () => {
-  startRedis();
+  redis.start();
   const url = urlWithSchema(schemas.schema());
   A = await instance(url);
   B = await instance(url);
@@ -66,7 +49,7 @@ afterAll(async () => {
     await i.app.close();
     await i.c.close();
   }
-  stopRedis();
+  redis.stop();
   await schemas.dropAll();
 });
 
@@ -148,7 +131,7 @@ describe('streams across instances', () => {
     const onA = await sse(A, '/v2/prices/stream', headers);
     const onB = await sse(B, '/v2/prices/stream', headers);
     await Promise.all([ready(onA), ready(onB)]);
-    stopRedis();
+    redis.stop();
     await ingest(A, [rec({ sku: 'X-2', price: '100.00', observed_at: at() })]);
     await ingest(A, [rec({ sku: 'X-2', price: '50.00', observed_at: at() })]);
     for (const s of [onA, onB]) expect(JSON.parse((await s.next((m) => m.event === 'price_change', 5000)).data)).toMatchObject({ new_price: '50.00' });
