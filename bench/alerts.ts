@@ -44,7 +44,7 @@ const open = (file: string) => createContainer(loadConfig({ DATABASE_URL: `sqlit
 
 async function load(file: string, input: string): Promise<void> {
   const c = await open(file);
-  c.store.bulkLoad?.tuneForImport();
+  c.store.bulkLoad?.startImport();
   const bulk = c.store.bulkLoad?.start() ?? false;
   await c.ingest.ingestStream({ path: input }, { parallel: true, profiles: !bulk });
   if (bulk) await c.store.bulkLoad!.finish();
@@ -70,7 +70,7 @@ async function arm(c: Container): Promise<void> {
 async function reimport(file: string, input: string, withAlerts: boolean) {
   const c = await open(file);
   if (withAlerts) await arm(c);
-  c.store.bulkLoad?.tuneForImport();
+  c.store.bulkLoad?.startImport();
   const t0 = performance.now();
   const s = await c.ingest.ingestStream({ path: input }, { parallel: true });
   const t1 = performance.now();

@@ -53,7 +53,7 @@ program.command('import').argument('<file>', 'NDJSON file, or - for standard inp
   .action(async (file: string, opts: { batch: number }) => {
     const c = await openContainer();
     const loader = c.store.bulkLoad;
-    loader?.tuneForImport();
+    loader?.startImport();
     // Into an empty store that can: a bulk load, stored first and matched after, its indexes built once.
     const bulk = loader?.start() ?? false;
     // A file is read as the parse workers need it (see parseInWorker).

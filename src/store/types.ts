@@ -281,8 +281,8 @@ export interface BulkFinish {
 
 /** A store that can take a large import into an empty catalog faster than row by row. */
 export interface BulkLoadCapability {
-  /** Connection settings for a long import session (bulk or not). */
-  tuneForImport(): void;
+  /** Starts a long import session (bulk or not): its connection settings and, for a file, WAL checkpoints off the writer's thread, until the store closes. */
+  startImport(): void;
   /** Starts a bulk load when the catalog holds no listing; false otherwise. */
   start(): boolean;
   /** Ends it: what it stored matched, its indexes built. */

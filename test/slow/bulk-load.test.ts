@@ -177,6 +177,35 @@ describe('bulk load', () => {
     expect(loader.db.prepare('SELECT count(*) FROM listings').pluck().get()).toBe(300);
   });
 
+  it('an import session checkpoints from a worker thread, bulk load or not, until it ends', async () => {
+    const checkpointWorker = { url: profileWorker.url, argv: [new URL('../../src/store/sqlite/checkpoint-worker.js', import.meta.url).href] };
+    const sessionSetting = Math.round(100_000_000 / 16384);
+    const path = join(dir, 'session.db');
+    const importer = open('session.db');
+    await ingest(importer, [rec()]);
+    importer.catalog.startImport({ checkpointWorker });
+    expect(importer.catalog.startBulkLoad()).toBe(false);
+    expect(importer.db.pragma('wal_autocheckpoint', { simple: true })).toBe(65536);
+    const before = statSync(path).size;
+    await ingest(importer, catalog().slice(0, 300));
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(1 << 20);
+    const copied = () => statSync(path).size > before + (512 << 10);
+    for (let i = 0; i < 100 && !copied(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(copied()).toBe(true);
+    importer.catalog.endImport();
+    expect(importer.db.pragma('wal_autocheckpoint', { simple: true })).toBe(sessionSetting);
+
+    // A bulk load inside a session uses the session's checkpoints and leaves them running.
+    const loader = open('bulk-session.db');
+    loader.catalog.startImport({ checkpointWorker });
+    expect(loader.catalog.startBulkLoad()).toBe(true);
+    await ingest(loader, catalog().slice(0, 300));
+    await loader.catalog.finishBulkLoad();
+    expect(loader.db.pragma('wal_autocheckpoint', { simple: true })).toBe(65536);
+    await loader.close();
+    expect(loader.db.open).toBe(false);
+  });
+
   it('starts only on an empty store, one at a time', async () => {
     const a = open('one.db');
     await ingest(a, [rec()]);

@@ -48,6 +48,15 @@ export class SqliteCatalog implements CatalogStore {
     return this.writer.write(records);
   }
 
+  /** An import session (SqliteIngestWriter.startImport): WAL checkpoints off the writer's thread until endImport. */
+  startImport(opts?: Parameters<SqliteIngestWriter['startImport']>[0]): void {
+    this.writer.startImport(opts);
+  }
+
+  endImport(): void {
+    this.writer.endImport();
+  }
+
   /** A bulk load into an empty store (SqliteIngestWriter.startBulk); false when the store holds listings. */
   startBulkLoad(opts?: Parameters<SqliteIngestWriter['startBulk']>[0]): boolean {
     return this.writer.startBulk(opts);

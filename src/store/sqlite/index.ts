@@ -14,7 +14,6 @@ import { SqliteIdempotency } from './idempotency.js';
 import { Statements } from './listing-reads.js';
 import { SqliteAlerts } from './alerts.js';
 import { SqliteCatalog } from './catalog.js';
-import { tuneForBulkImport } from './ingest.js';
 import { sqliteRecovery } from './recovery.js';
 import { SQLITE_MIGRATIONS } from './schema.js';
 import { SqliteWebhooks } from './webhooks.js';
@@ -172,7 +171,7 @@ export class SqliteStore implements Store {
     this.alerts = new SqliteAlerts(db);
     const catalog = this.catalog;
     this.bulkLoad = {
-      tuneForImport: () => tuneForBulkImport(db),
+      startImport: () => catalog.startImport(),
       start: () => catalog.startBulkLoad(),
       finish: (opts) => catalog.finishBulkLoad(opts),
     };
@@ -183,6 +182,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.catalog.endImport();
     if (this.db.open) this.db.close();
   }
 }

@@ -52,12 +52,12 @@ function stateValues(s: ListingState, stored: StoredColumns = storedColumns(s)):
 }
 
 /**
- * Settings for a connection that bulk-imports (the `catalog import` command): checkpoints every
+ * Settings for a connection that imports (the `catalog import` command): checkpoints every
  * ~100 MB of WAL instead of every 4 MB, so a page rewritten by many batches is copied into the
  * database once per checkpoint rather than once per few batches, with far fewer fsyncs. WAL mode
  * and synchronous=NORMAL stay: a committed batch survives a crash of the process.
  */
-export function tuneForBulkImport(db: Database): void {
+function tuneForImport(db: Database): void {
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   db.pragma(`wal_autocheckpoint = ${Math.round(100_000_000 / pageSize)}`);
 }
@@ -90,8 +90,10 @@ export class SqliteIngestWriter {
    * and any other listing is new without a read.
    */
   private loaded = new UnboundedMap<string, number>();
-  /** In a bulk load of a file database: the WAL checkpoints, off this thread. */
+  /** In an import session or a bulk load of a file database: the WAL checkpoints, off this thread. */
   private checkpointer: WalCheckpointer | null = null;
+  /** Whose the checkpointer is: a bulk load's ends with it, an import session's with the store. */
+  private checkpointsFor: 'import' | 'bulk' | null = null;
   /** Asked before each chunk of a bulk load's matching: true ends the load (see leaveBulk) rather than run out of heap. */
   private memoryFull: () => boolean = heapNearLimit;
   /** A bulk load's matching so far: listings matched from memory, and why it stopped doing so (finishBulk reports it). */
@@ -158,6 +160,26 @@ export class SqliteIngestWriter {
   }
 
   /**
+   * Starts an import session (the `catalog import` command), bulk or not: until `endImport` the WAL
+   * is checkpointed from a worker thread where the store is a file, as in a bulk load. Done by the
+   * writer, a re-import's checkpoints took a fifth of its time (bench/RESULTS.md).
+   */
+  startImport(opts: { checkpointWorker?: WorkerRunner } = {}): void {
+    tuneForImport(this.db);
+    if (this.checkpointer) return;
+    this.checkpointer = WalCheckpointer.start(this.db, opts.checkpointWorker);
+    this.checkpointsFor = 'import';
+  }
+
+  /** Ends an import session: the writer checkpoints as before it. */
+  endImport(): void {
+    if (this.checkpointsFor !== 'import') return;
+    this.checkpointer?.stop();
+    this.checkpointer = null;
+    this.checkpointsFor = null;
+  }
+
+  /**
    * Starts a bulk load if the store is empty (see bulk-load.ts): listings are stored pending and
    * matched at `finishBulk`, from memory. Until then the deferred indexes are missing, and a worker
    * thread checkpoints the WAL where the store is a file (checkpointer.ts).
@@ -168,7 +190,10 @@ export class SqliteIngestWriter {
     this.memoryFull = opts.memoryFull ?? heapNearLimit;
     this.matchedInBulk = 0;
     this.endedEarly = undefined;
-    this.checkpointer = WalCheckpointer.start(this.db, opts.checkpointWorker);
+    if (!this.checkpointer) {
+      this.checkpointer = WalCheckpointer.start(this.db, opts.checkpointWorker);
+      this.checkpointsFor = 'bulk';
+    }
     this.candidates.setComplete(true);
     this.lastEventSeen = this.s.lastEvent.get() as number;
     return true;
@@ -206,8 +231,11 @@ export class SqliteIngestWriter {
 
   private endBulk(): void {
     this.bulk = false;
-    this.checkpointer?.stop();
-    this.checkpointer = null;
+    if (this.checkpointsFor === 'bulk') {
+      this.checkpointer?.stop();
+      this.checkpointer = null;
+      this.checkpointsFor = null;
+    }
     this.loaded = new UnboundedMap();
     // The memory goes first: a load that ends near the heap limit would otherwise build its indexes
     // there, between back-to-back full collections.
