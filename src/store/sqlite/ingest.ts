@@ -165,8 +165,9 @@ export class SqliteIngestWriter {
    * writer, a re-import's checkpoints took a fifth of its time (bench/RESULTS.md).
    */
   startImport(opts: { checkpointWorker?: WorkerRunner } = {}): void {
-    tuneForImport(this.db);
+    // Once started, the checkpointer owns the connection's setting (its safety net).
     if (this.checkpointer) return;
+    tuneForImport(this.db);
     this.checkpointer = WalCheckpointer.start(this.db, opts.checkpointWorker);
     this.checkpointsFor = 'import';
   }
