@@ -51,6 +51,23 @@ function snapshot(store: SqliteStore) {
 // The matching's profile worker, run from the TypeScript sources as the build runs pending-worker.js.
 const profileWorker = { url: new URL('../helpers/ts-worker.mjs', import.meta.url), argv: [new URL('../../src/store/sqlite/pending-worker.js', import.meta.url).href] };
 
+const checkpointWorker = { url: profileWorker.url, argv: [new URL('../../src/store/sqlite/checkpoint-worker.js', import.meta.url).href] };
+
+/**
+ * With the checkpoint worker running: 300 listings ingested into `store` (a file at `path`) grow
+ * its WAL past 1 MB, and whether the worker copies them into the file within 5 s.
+ */
+async function copiedByWorker(store: SqliteStore, path: string): Promise<boolean> {
+  // The writer's own checkpoints wait for a gigabyte of WAL: what reaches the file is the worker's.
+  expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(65536);
+  const before = statSync(path).size;
+  await ingest(store, catalog().slice(0, 300));
+  expect(statSync(`${path}-wal`).size).toBeGreaterThan(1 << 20);
+  const copied = () => statSync(path).size > before + (512 << 10);
+  for (let i = 0; i < 100 && !copied(); i++) await new Promise((r) => setTimeout(r, 50));
+  return copied();
+}
+
 const catalog = () => [...generateDemoRecords({ listings: 1500, seed: 11, historyDays: 0, now: new Date('2026-11-20T00:00:00Z') })];
 
 /** The first 300 listings of the catalog bulk-loaded, not yet finished, and a second connection (a server's) to the same file. */
@@ -162,36 +179,21 @@ describe('bulk load', () => {
     const path = join(dir, 'checkpointed.db');
     const loader = open('checkpointed.db');
     loader.db.pragma('wal_autocheckpoint = 1000');
-    const checkpointWorker = { url: profileWorker.url, argv: [new URL('../../src/store/sqlite/checkpoint-worker.js', import.meta.url).href] };
     expect(loader.catalog.startBulkLoad({ checkpointWorker })).toBe(true);
-    // The writer's own checkpoints wait for a gigabyte of WAL: what reaches the file is the worker's.
-    expect(loader.db.pragma('wal_autocheckpoint', { simple: true })).toBe(65536);
-    const before = statSync(path).size;
-    await ingest(loader, catalog().slice(0, 300));
-    expect(statSync(`${path}-wal`).size).toBeGreaterThan(1 << 20);
-    const copied = () => statSync(path).size > before + (512 << 10);
-    for (let i = 0; i < 100 && !copied(); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(copied()).toBe(true);
+    expect(await copiedByWorker(loader, path)).toBe(true);
     await loader.catalog.finishBulkLoad();
     expect(loader.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     expect(loader.db.prepare('SELECT count(*) FROM listings').pluck().get()).toBe(300);
   });
 
   it('an import session checkpoints from a worker thread, bulk load or not, until it ends', async () => {
-    const checkpointWorker = { url: profileWorker.url, argv: [new URL('../../src/store/sqlite/checkpoint-worker.js', import.meta.url).href] };
     const sessionSetting = Math.round(100_000_000 / 16384);
     const path = join(dir, 'session.db');
     const importer = open('session.db');
     await ingest(importer, [rec()]);
     importer.catalog.startImport({ checkpointWorker });
     expect(importer.catalog.startBulkLoad()).toBe(false);
-    expect(importer.db.pragma('wal_autocheckpoint', { simple: true })).toBe(65536);
-    const before = statSync(path).size;
-    await ingest(importer, catalog().slice(0, 300));
-    expect(statSync(`${path}-wal`).size).toBeGreaterThan(1 << 20);
-    const copied = () => statSync(path).size > before + (512 << 10);
-    for (let i = 0; i < 100 && !copied(); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(copied()).toBe(true);
+    expect(await copiedByWorker(importer, path)).toBe(true);
     importer.catalog.endImport();
     expect(importer.db.pragma('wal_autocheckpoint', { simple: true })).toBe(sessionSetting);
 
