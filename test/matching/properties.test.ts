@@ -32,6 +32,15 @@ describe('compareProfiles properties', () => {
       { numRuns: 500 },
     );
   });
+  it('names the same shared code both ways when two codes are as long (a counterexample fast-check found)', () => {
+    const profile = (title: string) => buildProfile({ title, brand: null, gtin: null, mpn: null, category: null, specs: null, priceUsd: null, description: null });
+    const product = profile('kdc-c669 sm-a556b');
+    const accessory = profile('sm-a556b for case kdc-c669');
+    const ab = compareProfiles(product, accessory);
+    const ba = compareProfiles(accessory, product);
+    expect(ab).toEqual(ba);
+    expect(ab.evidence.model_number).toBe('kdcc669');
+  });
   it('a valid GTIN normalises to 14 digits whatever its padding', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^\d{11}$/), (body) => {

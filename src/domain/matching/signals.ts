@@ -41,6 +41,17 @@ function stemsAgree(sa: string, sb: string): boolean {
   return sa === sb && sa.length >= 4;
 }
 
+/**
+ * Of two shared codes, the one a comparison names: the longer, and of two as long the first in
+ * code order, so that comparing a with b names the same code as b with a (the accessory rule
+ * reads it: "Case for X" is identified by a code other than X's).
+ */
+function preferred(x: string | null, y: string | null): string | null {
+  if (x === null || y === null) return x ?? y;
+  if (x.length !== y.length) return x.length > y.length ? x : y;
+  return x < y ? x : y;
+}
+
 export function codeSignal(a: MatchProfile, b: MatchProfile): CodeSignal {
   let shared: string | null = null;
   let strongA = false;
@@ -51,13 +62,12 @@ export function codeSignal(a: MatchProfile, b: MatchProfile): CodeSignal {
     for (let j = 0; j < b.codes.length; j += 1) {
       const cb = b.codes[j];
       if (ca !== cb && !stemsAgree(a.codeStems[i], b.codeStems[j]) && !codePrefixMatch(ca, cb)) continue;
-      const pick = ca.length >= cb.length ? ca : cb;
-      if (shared === null || pick.length > shared.length) shared = pick;
+      shared = preferred(shared, preferred(ca, cb));
     }
   }
   for (const cb of b.codes) if (isStrongCode(cb)) strongB = true;
   // "coolpixs550p" vs "coolpix s550": a strong code of one side spelled across two words of the other.
-  if (shared === null || !isStrongCode(shared)) shared = codeInJoins(a, b) ?? codeInJoins(b, a) ?? shared;
+  if (shared === null || !isStrongCode(shared)) shared = preferred(codeInJoins(a, b), codeInJoins(b, a)) ?? shared;
   return {
     shared,
     sharedStrong: shared !== null && isStrongCode(shared),
