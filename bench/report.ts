@@ -20,6 +20,8 @@ export interface BenchResult {
   pinned: { service: string; load: string } | null;
   ceilings: Row[]; rows: Row[];
   import: { seconds: number; storedSeconds: number | null } | null;
+  /** The same feed imported again into the loaded store a day later, every tenth price changed (issue 27 item 4). */
+  reimport?: { seconds: number; updated: number; unchanged: number } | null;
   serverPeakRssMb: number;
   /** bench/streams.ts and bench/webhooks.ts, run after the rows on stores of their own. */
   realtime?: Realtime;
@@ -28,6 +30,12 @@ export interface BenchResult {
 export interface Realtime {
   streams: { clients: number; exact: number; p50Ms: number; p99Ms: number; maxMs: number } | null;
   webhooks: { perSecond: number; received: number; total: number; duplicates: number; badSignatures: number } | null;
+}
+
+/** What `catalog import` printed for the re-import, with its time; null when none ran. */
+export function reimportFigures(printed: string, seconds: number): BenchResult['reimport'] {
+  const counts = /updated (\d+), unchanged (\d+)/.exec(printed);
+  return counts ? { seconds, updated: Number(counts[1]), unchanged: Number(counts[2]) } : null;
 }
 
 /** The figures of bench/streams.ts's report: clients with exactly their events, commit-to-client latency. */
@@ -87,6 +95,10 @@ export function renderResult(r: BenchResult): string {
   if (r.import) {
     const stored = r.import.storedSeconds ? `; stored and served after ${r.import.storedSeconds} s = ${Math.round(r.listings / r.import.storedSeconds)} lines/s, matched after that` : '';
     lines.push('', `import: ${r.listings} lines in ${r.import.seconds.toFixed(1)} s = ${Math.round(r.listings / r.import.seconds)} lines/s end to end${stored}`);
+  }
+  if (r.reimport) {
+    const total = r.reimport.updated + r.reimport.unchanged;
+    lines.push(`re-import a day later: ${total} lines (${r.reimport.updated} updated, ${r.reimport.unchanged} unchanged) in ${r.reimport.seconds.toFixed(1)} s = ${Math.round(total / r.reimport.seconds)} lines/s`);
   }
   lines.push(`server peak RSS ${r.serverPeakRssMb} MB`);
   if (r.realtime) lines.push('', renderRealtime(r.realtime));

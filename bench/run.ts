@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- --listings N [--store sqlite|postgres] [--duration S] [--pool N] [--keep]
  *   [--db FILE|URL] [--only REGEX]`
- * Generates N listings, imports them through the real CLI, starts the service, and loads it with
+ * Generates N listings, imports them through the real CLI, imports the same feed a day later
+ * (every tenth price up 1%: the re-import), starts the service, and loads it with
  * autocannon at 32 connections: id detail, SKU detail (a repeating set, and cold: never the same
  * request twice), listing (20), search (a fixed mix of one- to three-word queries including words
  * in >10% of titles), each after a warm-up, plus a bare Fastify handler returning
@@ -29,7 +30,7 @@ import { cpuSplit, freePort, pinned, pinSelf, rssPeakMb } from './processes.js';
 import { generateDemoRecords } from '../src/demo/generate.js';
 import { parsePostgresUrl } from '../src/store/postgres/index.js';
 import { queryMix } from './query-mix.js';
-import { RANKED, renderRealtime, renderResult, streamFigures, webhookFigures, type BenchResult, type Row } from './report.js';
+import { RANKED, reimportFigures, renderRealtime, renderResult, streamFigures, webhookFigures, type BenchResult, type Row } from './report.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -61,16 +62,34 @@ const PG_SCHEMA = args.store === 'postgres' && args.db ? parsePostgresUrl(args.d
 /** The SKUs and titles the paths are made of, kept beside a kept catalog. */
 const SAMPLE = args.store === 'postgres' ? join(out, `${PG_SCHEMA}.sample.json`) : `${SQLITE_DB}.sample.json`;
 
+/** The same feed a day later (issue 27 item 4's re-import): every tenth price up 1%, every line observed a day later. */
+const nextDayFile = join(out, `catalog-${N}-${process.pid}-next-day.ndjson`);
+const DAY_MS = 86_400_000;
+
+/** A decimal price string 1% higher, rounded up in its last digit: exact, in the digits it was written with. */
+function upOnePercent(price: string): string {
+  const [whole, fraction = ''] = price.split('.');
+  const minor = BigInt(whole + fraction);
+  const next = String(minor + (minor + 99n) / 100n).padStart(fraction.length + 1, '0');
+  return fraction ? `${next.slice(0, -fraction.length)}.${next.slice(-fraction.length)}` : next;
+}
+
 async function generate(): Promise<{ skus: string[]; titles: string[] }> {
-  const stream = createWriteStream(file);
+  const streams = [createWriteStream(file), createWriteStream(nextDayFile)];
+  const write = async (i: number, r: unknown) => {
+    if (!streams[i].write(JSON.stringify(r) + '\n')) await new Promise<void>((res) => streams[i].once('drain', () => res()));
+  };
   const skus: string[] = [];
   const titles: string[] = [];
   let i = 0;
-  for (const r of generateDemoRecords({ listings: N, seed: 1, historyDays: 0, now: new Date() })) {
-    if (!stream.write(JSON.stringify(r) + '\n')) await new Promise<void>((res) => stream.once('drain', () => res()));
+  // Observed up to a day ago: the next day's feed is observed up to now.
+  for (const r of generateDemoRecords({ listings: N, seed: 1, historyDays: 0, now: new Date(Date.now() - DAY_MS) })) {
+    await write(0, r);
+    const price = i % 10 === 0 ? upOnePercent(String(r.price)) : r.price;
+    await write(1, { ...r, price, observed_at: new Date(Date.parse(String(r.observed_at)) + DAY_MS).toISOString() });
     if (i++ % Math.max(1, Math.floor(N / 5000)) === 0) { skus.push(String(r.sku)); titles.push(String(r.title)); }
   }
-  await new Promise<void>((res) => stream.end(() => res()));
+  await Promise.all(streams.map((st) => new Promise<void>((res) => st.end(() => res()))));
   return { skus, titles };
 }
 
@@ -264,6 +283,10 @@ async function main() {
   const imported = args.db ? '' : cli(env, ['import', file, '--batch', '2000']);
   const importSecs = (Date.now() - t0) / 1000;
   if (imported) console.log(imported.split('\n').pop());
+  const t1 = Date.now();
+  const reimported = args.db ? '' : cli(env, ['import', nextDayFile]);
+  const reimportSecs = (Date.now() - t1) / 1000;
+  if (reimported) console.log(`re-import a day later: ${reimported.split('\n').pop()}`);
   if (args.keep && !args.db) writeFileSync(SAMPLE, JSON.stringify(sample));
   if (args.store === 'postgres' && !args.db) {
     // What autovacuum does after a bulk insert (statistics, and the visibility map index-only scans
@@ -360,13 +383,14 @@ async function main() {
   const json = join(out, `results-${args.store}-${N}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const result: BenchResult = {
     at: new Date().toISOString(), commit, store: args.store, listings: N, connections: CONNECTIONS, durationS: DURATION, pinned: split,
-    ceilings, rows: results, import: imported ? { seconds: importSecs, storedSeconds: stored ? Number(stored[1]) : null } : null, serverPeakRssMb: rss,
+    ceilings, rows: results, import: imported ? { seconds: importSecs, storedSeconds: stored ? Number(stored[1]) : null } : null,
+    reimport: reimportFigures(reimported, reimportSecs), serverPeakRssMb: rss,
   };
   writeFileSync(json, JSON.stringify(result, null, 2));
   console.log(`\n${renderResult(result)}\n\nresults: ${json} (npx tsx bench/report.ts <file> prints this again)`);
   resultFile = json;
   if (args.keep && args.store === 'sqlite') console.log(`kept: ${SQLITE_DB} (again: --db ${SQLITE_DB})`);
-  if (!args.keep && !args.db) for (const f of [file, SQLITE_DB, `${SQLITE_DB}-wal`, `${SQLITE_DB}-shm`]) rmSync(f, { force: true });
+  if (!args.keep && !args.db) for (const f of [file, nextDayFile, SQLITE_DB, `${SQLITE_DB}-wal`, `${SQLITE_DB}-shm`]) rmSync(f, { force: true });
   // The PostgreSQL catalog goes with it unless asked to keep it (--keep: inspect it with `?schema=bench_<pid>`).
   if (args.store === 'postgres') {
     if (args.keep || args.db) console.log(`kept: ${PG_URL}?schema=${PG_SCHEMA} (again: --db '${PG_URL}?schema=${PG_SCHEMA}')`);
