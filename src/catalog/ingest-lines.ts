@@ -1,19 +1,22 @@
 import type { Readable } from 'node:stream';
 import split2 from 'split2';
 import type { RateTable } from '../domain/fx.js';
-import type { NormalizedRecord, PreparedRecord } from '../domain/ingest-record.js';
+import type { KnownLine, NormalizedRecord, PreparedRecord } from '../domain/ingest-record.js';
 import { createdTail } from '../domain/event-codec.js';
 import { profileOfListing } from '../domain/listing-profile.js';
 import { blockingKeys, compactProfile, encodeProfile, type MatchProfile } from '../domain/matching/index.js';
 import { listingUuid } from '../domain/listing-id.js';
 import { storedColumns } from '../domain/listing-columns.js';
-import { normalizeRecord, type Rejection } from './normalize.js';
+import { lineHash } from './line-hash.js';
+import { listingKeyOf, normalizeRecord, observedAtOf, type Rejection } from './normalize.js';
 
 export const MAX_LINE_BYTES = 1_000_000;
 
 /** One step of the parse side: records ready to store and what was rejected, in line order. */
 export interface ParsedBatch {
   records: NormalizedRecord[];
+  /** Lines found stored as they are (ParseOptions.known), in line order like the records. */
+  known: KnownLine[];
   rejections: Rejection[];
   /** Non-blank lines read for this batch (stored or rejected). */
   lines: number;
@@ -27,13 +30,32 @@ export interface ParseOptions {
   now: () => Date;
   /** Attach what the writer would derive for matching (done where parsing runs beside the writer). */
   prepare: boolean;
+  /**
+   * The id and line hash stored for a (source, sku), where the parse side can read them (a parse
+   * worker beside an embedded store): a line with the stored hash is then passed on as a KnownLine,
+   * not normalized.
+   */
+  known?: (source: string, sku: string) => { id: number; hash: string | null } | undefined;
 }
 
 function prepare(r: NormalizedRecord, profile: MatchProfile): PreparedRecord {
   return { uuid: listingUuid(r.source, r.sku), profileText: encodeProfile(profile), keys: blockingKeys(profile), compact: compactProfile(profile) };
 }
 
-export const emptyBatch = (): ParsedBatch => ({ records: [], rejections: [], lines: 0, bytes: 0 });
+export const emptyBatch = (): ParsedBatch => ({ records: [], known: [], rejections: [], lines: 0, bytes: 0 });
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether the line is stored as it is (then it went into `out.known`). */
+function knownLine(text: string, line: number, raw: Record<string, unknown>, hash: string, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): boolean {
+  const key = listingKeyOf(raw);
+  const stored = key && opts.known!(key.source, key.sku);
+  if (!stored || stored.hash !== hash) return false;
+  const observedAt = observedAtOf(raw, opts.now());
+  if (observedAt === null) return false;
+  out.known.push({ known: true, line, id: stored.id, hash, observedAt, text });
+  return true;
+}
 
 /** One input line (its number counts blank lines too) into `out`: a record, a rejection, or nothing when blank. */
 export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): void {
@@ -47,6 +69,8 @@ export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: 
     return;
   }
   try {
+    const hash = isObject(raw) ? lineHash(text, raw) : null;
+    if (hash !== null && opts.known && knownLine(text, lineNo, raw as Record<string, unknown>, hash, out, opts)) return;
     const n = normalizeRecord(raw, lineNo, opts.rates, opts.now());
     if (!n.ok) {
       out.rejections.push(n.rejection);
@@ -54,6 +78,7 @@ export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: 
     }
     const stored = storedColumns(n.record);
     stored.createdEventTail = createdTail(n.record, stored);
+    stored.lineHash = hash;
     n.record.stored = stored;
     if (opts.prepare) {
       n.record.matchProfile = profileOfListing(n.record);

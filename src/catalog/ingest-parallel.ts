@@ -10,9 +10,14 @@ import { unpackRecords } from './record-codec.js';
 
 export interface WorkerSetup {
   rates: { date: string; source: string; perEur: Record<Currency, string> };
+  /** An embedded store's file, which the workers read the line hashes of stored listings from (ParseOptions.known). */
+  lookup?: string;
 }
-/** One piece of the input: whole lines, numbered from 1 within it; `prepare`: attach matching profiles (see ParseOptions.prepare). */
-export interface ToWorker { seq: number; data: Uint8Array; prepare: boolean }
+/**
+ * One piece of the input: whole lines, numbered from 1 within it; `prepare`: attach matching
+ * profiles (see ParseOptions.prepare); `known`: look its lines up in the store (WorkerSetup.lookup).
+ */
+export interface ToWorker { seq: number; data: Uint8Array; prepare: boolean; known: boolean }
 export type FromWorker =
   | {
     type: 'piece'; seq: number;
@@ -71,12 +76,12 @@ export type IngestInput = Readable | { path: string };
  */
 export async function* parseInWorker(
   input: IngestInput, batchSize: number, rates: RateTable, prepare: () => boolean,
-  runner: WorkerRunner = { url: WORKER },
+  runner: WorkerRunner = { url: WORKER }, known?: { lookup: string; now: () => boolean },
 ): AsyncGenerator<ParsedBatch> {
   const pieceBytes = runner.pieceBytes ?? PIECE_BYTES;
   const inFlightLimit = runner.inFlightBytes ?? IN_FLIGHT_BYTES;
   const perEur = Object.fromEntries(Object.entries(rates.perEur).map(([c, v]) => [c, v.toFixed()])) as Record<Currency, string>;
-  const setup: WorkerSetup = { rates: { date: rates.date, source: rates.source, perEur } };
+  const setup: WorkerSetup = { rates: { date: rates.date, source: rates.source, perEur }, lookup: known?.lookup };
   const workers = Array.from({ length: runner.workers ?? defaultWorkers() }, () => new Worker(runner.url, { workerData: setup, argv: runner.argv }));
 
   const done = new Map<number, Extract<FromWorker, { type: 'piece' }>>();
@@ -119,7 +124,7 @@ export async function* parseInWorker(
     read += piece.length;
     pieceEnd.push(read);
     inFlight += piece.length;
-    const message: ToWorker = { seq: sent, data: piece, prepare: prepare() };
+    const message: ToWorker = { seq: sent, data: piece, prepare: prepare(), known: known?.now() ?? false };
     workers[sent++ % workers.length].postMessage(message, movable ? [piece.buffer as ArrayBuffer] : []);
   };
   /** Input read, the unfinished line before it included: its whole lines go out as a piece, the unfinished line at its end waits. */
@@ -234,8 +239,10 @@ export async function* parseInWorker(
         inFlight -= size;
         const records = unpackRecords(m.batch.records);
         for (const r of records) r.line += lineOffset;
+        for (const r of m.batch.known) r.line += lineOffset;
         for (const r of m.batch.rejections) r.line += lineOffset;
         out.records.push(...records);
+        out.known.push(...m.batch.known);
         out.rejections.push(...m.batch.rejections);
         out.lines += m.batch.lines;
         out.bytes = pieceEnd[next];
@@ -246,7 +253,7 @@ export async function* parseInWorker(
         }
         lineOffset += m.lineCount;
         next++;
-        if (out.records.length >= batchSize || out.rejections.length >= batchSize) {
+        if (out.records.length + out.known.length >= batchSize || out.rejections.length >= batchSize) {
           yield out;
           out = emptyBatch();
         }

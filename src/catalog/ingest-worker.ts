@@ -3,6 +3,7 @@
 // ingest-parallel.ts, which deals the pieces out and puts the records back in order.
 import { parentPort, workerData } from 'node:worker_threads';
 import Big from 'big.js';
+import BetterSqlite3, { type Statement } from 'better-sqlite3';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
 import { emptyBatch, MAX_LINE_BYTES, parseLine } from './ingest-lines.js';
@@ -17,12 +18,25 @@ const rates: RateTable = {
   perEur: Object.fromEntries(Object.entries(setup.rates.perEur).map(([c, v]) => [c, new Big(v)])) as Record<Currency, Big>,
 };
 
+// Read-only, on a connection of its own: what the store holds for a (source, sku) when its piece is parsed.
+let lookup: Statement | null = null;
+const known = (source: string, sku: string) => {
+  const row = lookup!.get(source, sku) as [number, string | null] | undefined;
+  return row && { id: row[0], hash: row[1] };
+};
+
 port.on('message', (m: ToWorker) => {
   try {
     const data = Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
     // A record without observed_at is observed when its piece is parsed.
     const at = new Date();
-    const opts = { rates, now: () => at, prepare: m.prepare };
+    if (m.known && setup.lookup && !lookup) {
+      const db = new BetterSqlite3(setup.lookup, { readonly: true });
+      // The (source, sku) index and the rows' pages a re-import walks through, in order.
+      db.pragma('cache_size = -65536');
+      lookup = db.prepare('SELECT id, line_hash FROM listings WHERE source = ? AND sku = ?').raw();
+    }
+    const opts = { rates, now: () => at, prepare: m.prepare, known: m.known && lookup ? known : undefined };
     const batch = emptyBatch();
     let lineCount = 0;
     let tooLongAt: number | undefined;

@@ -2,9 +2,10 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RateTable } from '../domain/fx.js';
-import type { CatalogStore } from '../store/types.js';
-import { overLimit, parseLines, MAX_LINE_BYTES } from './ingest-lines.js';
-import { parallelAvailable, parseInWorker, type IngestInput } from './ingest-parallel.js';
+import type { KnownLine, NormalizedRecord } from '../domain/ingest-record.js';
+import type { CatalogStore, IngestBatchResult, KnownLinesCapability } from '../store/types.js';
+import { emptyBatch, overLimit, parseLine, parseLines, MAX_LINE_BYTES } from './ingest-lines.js';
+import { parallelAvailable, parseInWorker, type IngestInput, type WorkerRunner } from './ingest-parallel.js';
 import type { Rejection } from './normalize.js';
 import type { ParsedBatch } from './ingest-lines.js';
 
@@ -38,6 +39,8 @@ export interface IngestOptions {
    * stored rows, and needs none.
    */
   profiles?: boolean;
+  /** With `parallel`: the parse workers' module (tests run the sources); the compiled build's by default. */
+  runner?: WorkerRunner;
   /** Let the event loop turn between batches (a request's ingest: other requests are served meanwhile). */
   yieldBetweenBatches?: boolean;
 }
@@ -70,13 +73,19 @@ export class IngestService {
     const summary: IngestSummary = { lines: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [], events: 0 };
     const mayProfile = opts.profiles ?? true;
     let profiles = mayProfile;
-    const batches = opts.parallel && !opts.now && parallelAvailable()
-      ? parseInWorker(input, batchSize, this.rates(), () => profiles)
+    const parallel = opts.parallel && !opts.now && (opts.runner !== undefined || parallelAvailable());
+    const known = parallel ? this.store.knownLines?.() ?? null : null;
+    // The workers look lines up in the store while most lines last written changed nothing (a feed
+    // imported again): such a line is then passed on unnormalized, and its listing only touched.
+    let lookUp = false;
+    const batches = parallel
+      ? parseInWorker(input, batchSize, this.rates(), () => profiles, opts.runner, known ? { lookup: known.file, now: () => lookUp } : undefined)
       : parseLines(input instanceof Readable ? input : createReadStream(input.path, { highWaterMark: 1 << 20 }),
         { batchSize, rates: this.rates(), now: opts.now ?? (() => new Date()), prepare: false });
     for await (const b of batches) {
-      const mostlyWritten = await this.take(b, summary, maxRejections);
+      const mostlyWritten = await this.take(b, summary, maxRejections, known);
       if (mayProfile) profiles = mostlyWritten;
+      lookUp = !mostlyWritten;
       opts.onProgress?.(summary, b.bytes);
       if (opts.yieldBetweenBatches) await nextTurn();
     }
@@ -112,12 +121,15 @@ export class IngestService {
   }
 
   /** Stores one batch into the summary; true when at least half its records were new or changed. */
-  private async take(b: ParsedBatch, summary: IngestSummary, maxRejections: number): Promise<boolean> {
+  private async take(b: ParsedBatch, summary: IngestSummary, maxRejections: number, known: KnownLinesCapability | null): Promise<boolean> {
     summary.lines += b.lines;
-    summary.rejected += b.rejections.length;
-    for (const r of b.rejections) if (summary.rejections.length < maxRejections) summary.rejections.push(r);
-    if (!b.records.length) return true;
-    const res = await this.store.ingestBatch(b.records);
+    const reject = (rs: Rejection[]) => {
+      summary.rejected += rs.length;
+      for (const r of rs) if (summary.rejections.length < maxRejections) summary.rejections.push(r);
+    };
+    reject(b.rejections);
+    if (!b.records.length && !b.known.length) return true;
+    const res = b.known.length ? await this.writeWithKnown(b, known!, reject) : await this.store.ingestBatch(b.records);
     let written = 0;
     for (const o of res.outcomes) {
       summary[o.outcome]++;
@@ -126,4 +138,38 @@ export class IngestService {
     summary.events += res.events;
     return 2 * written >= res.outcomes.length;
   }
+
+  /**
+   * A batch with known lines, in line order. A known line whose listing changed after the worker
+   * read it (an earlier line of the feed, or another writer) stops the store there: it is
+   * normalized here after all, and sent again with the lines after it.
+   */
+  private async writeWithKnown(b: ParsedBatch, known: KnownLinesCapability, reject: (rs: Rejection[]) => void): Promise<IngestBatchResult> {
+    let items = byLine(b.records, b.known);
+    const result: IngestBatchResult = { outcomes: [], events: 0 };
+    while (items.length) {
+      const r = await known.ingest(items);
+      result.outcomes.push(...r.outcomes);
+      result.events += r.events;
+      if (r.stoppedAt === undefined) return result;
+      const stale = items[r.stoppedAt] as KnownLine;
+      const parsed = emptyBatch();
+      // Observed as the worker read it: its own time, or (without one) when its piece was parsed.
+      parseLine(stale.text, stale.line, parsed, { rates: this.rates(), now: () => new Date(stale.observedAt), prepare: false });
+      reject(parsed.rejections);
+      items = [...parsed.records, ...items.slice(r.stoppedAt + 1)];
+    }
+    return result;
+  }
+}
+
+/** Records and known lines, each in line order, merged in line order. */
+function byLine(records: NormalizedRecord[], known: KnownLine[]): Array<NormalizedRecord | KnownLine> {
+  const out: Array<NormalizedRecord | KnownLine> = [];
+  let i = 0;
+  let j = 0;
+  while (i < records.length || j < known.length) {
+    out.push(j >= known.length || (i < records.length && records[i].line < known[j].line) ? records[i++] : known[j++]);
+  }
+  return out;
 }

@@ -103,6 +103,20 @@ function variantsOf(list: unknown, sku: string, currency: Currency, line: number
   return variants;
 }
 
+/** A record's (source, sku) as normalizeRecord stores them, read without the rest of it; null when either is missing. */
+export function listingKeyOf(raw: Record<string, unknown>): { source: string; sku: string } | null {
+  const source = str(raw.source);
+  const sku = str(raw.sku);
+  return source && sku ? { source: source.toLowerCase(), sku } : null;
+}
+
+/** A record's observation time as normalizeRecord stores it (`now` when it has none); null when it is not a time. */
+export function observedAtOf(raw: Record<string, unknown>, now: Date): string | null {
+  const observed = raw.observed_at;
+  if (observed == null) return now.toISOString();
+  return typeof observed === 'string' ? isoTime(observed) : null;
+}
+
 /**
  * Validates one ingest record (the public format of docs/ingest.md) and normalizes it: exact money
  * in the currency's decimals, SGD/USD normalizations, region and country, timestamps in ISO UTC.
@@ -147,14 +161,8 @@ export function normalizeRecord(raw: unknown, line: number, rates: RateTable, no
   const shipping = raw.shipping_days;
   const shippingDays = shipping == null ? null : countOf(shipping);
   if (shippingDays !== null && (!Number.isInteger(shippingDays) || shippingDays < 0 || shippingDays > 365)) return fail(line, 'shipping_days', 'must be an integer from 0 to 365');
-  const observed = raw.observed_at;
-  let observedAt: string;
-  if (observed == null) observedAt = now.toISOString();
-  else {
-    const at = typeof observed === 'string' ? isoTime(observed) : null;
-    if (at === null) return fail(line, 'observed_at', 'must be an ISO 8601 time');
-    observedAt = at;
-  }
+  const observedAt = observedAtOf(raw, now);
+  if (observedAt === null) return fail(line, 'observed_at', 'must be an ISO 8601 time');
   const stock = raw.in_stock;
   const inStock = stock == null ? null : stock === true || stock === 'true' ? true : stock === false || stock === 'false' ? false : undefined;
   if (inStock === undefined) return fail(line, 'in_stock', 'must be a boolean');

@@ -11,11 +11,11 @@ import { fromJsonColumn } from '../domain/listing-columns.js';
  * the JSON texts the store writes (their `stored` columns) and are parsed back when read: the same
  * values, JSON being their stored form anyway.
  */
-const FIELDS = 40;
+const FIELDS = 41;
 
 /**
  * Records per packed array. Each array stays under V8's large-object size (128 KB: 256 records of
- * 40 fields are 82 KB), so it is made in the young generation with the strings stored into it;
+ * 41 fields are 84 KB), so it is made in the young generation with the strings stored into it;
  * every string stored into a large object takes the write barrier's slow path.
  */
 const CHUNK_RECORDS = 256;
@@ -44,7 +44,7 @@ export function packRecords(records: NormalizedRecord[]): unknown[][] {
       out[i++] = r.shippingDays; out[i++] = r.observedAt;
       out[i++] = s.uuid; out[i++] = s.categoryPath; out[i++] = s.specs; out[i++] = s.metadata; out[i++] = s.variants;
       out[i++] = s.categoryKey; out[i++] = s.domain; out[i++] = s.discountPct; out[i++] = s.searchCategory; out[i++] = s.createdEventTail;
-      out[i++] = s.accessory; out[i++] = r.matchProfile; out[i++] = r.prepared;
+      out[i++] = s.accessory; out[i++] = s.lineHash ?? null; out[i++] = r.matchProfile; out[i++] = r.prepared;
     }
     chunks.push(out);
   }
@@ -82,10 +82,10 @@ class UnpackedRecord implements NormalizedRecord {
       uuid: f[i + 27] as string, categoryPath: f[i + 28] as string | null, specs: f[i + 29] as string | null,
       metadata: f[i + 30] as string | null, variants: f[i + 31] as string | null, categoryKey: f[i + 32] as string | null,
       domain: f[i + 33] as string | null, discountPct: f[i + 34] as number, searchCategory: f[i + 35] as string,
-      createdEventTail: f[i + 36] as string | undefined, accessory: f[i + 37] as boolean,
+      createdEventTail: f[i + 36] as string | undefined, accessory: f[i + 37] as boolean, lineHash: f[i + 38] as string | null,
     };
-    this.matchProfile = (f[i + 38] ?? undefined) as MatchProfile | undefined;
-    this.prepared = (f[i + 39] ?? undefined) as PreparedRecord | undefined;
+    this.matchProfile = (f[i + 39] ?? undefined) as MatchProfile | undefined;
+    this.prepared = (f[i + 40] ?? undefined) as PreparedRecord | undefined;
   }
 
   // A stored JSON text is never "null" (jsonColumn writes NULL), so a parsed value is never null: ??= parses once.

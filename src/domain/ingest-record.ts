@@ -45,6 +45,22 @@ export interface StoredColumns {
   accessory: boolean;
   /** createdTail(record, stored) (event-codec.ts): the created event's JSON after its id. */
   createdEventTail?: string;
+  /** lineHash of the line the record came from (catalog/line-hash.ts); null when it has none. */
+  lineHash?: string | null;
+}
+
+/**
+ * A line the parse side found stored as it is: its hash is the one stored with listing `id`, so
+ * only its observation time can be new. The writer checks the hash again at its turn; `text` is
+ * the line, to be normalized after all when the listing has changed since.
+ */
+export interface KnownLine {
+  known: true;
+  line: number;
+  id: number;
+  hash: string;
+  observedAt: string;
+  text: string;
 }
 
 /** What a writer would derive from a record and its matchProfile, each field exactly as it would. */

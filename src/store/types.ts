@@ -2,7 +2,7 @@ import type { AlertFiring, AlertRecord, Evaluation } from '../domain/alerts.js';
 import type { GroupOffers } from '../domain/buybox.js';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
-import type { NormalizedRecord, IngestOutcome } from '../domain/ingest-record.js';
+import type { KnownLine, NormalizedRecord, IngestOutcome } from '../domain/ingest-record.js';
 import type { CatalogEvent, EventKind } from '../domain/events.js';
 import type { Listing, PriceObservation } from '../domain/listing.js';
 import type { TermGroup } from '../domain/search-text.js';
@@ -127,6 +127,17 @@ export interface IngestBatchResult {
   events: number;
 }
 
+/**
+ * A store whose import can skip the lines it holds already (docs/ingest.md, "Into a store that
+ * holds listings"): the parse workers read the line hashes from `file`, and `ingest` takes their
+ * KnownLines among the records. It stops at a known line whose listing has changed since it was read (`stoppedAt`, its
+ * index): the items before are written, that line is to be normalized, and the rest sent again.
+ */
+export interface KnownLinesCapability {
+  file: string;
+  ingest(items: Array<NormalizedRecord | KnownLine>): Promise<IngestBatchResult & { stoppedAt?: number }>;
+}
+
 export interface CategoryCount { path: string[]; count: number }
 
 /** A brand and how many listings carry it; spellings that differ only in (ASCII) letter case are one brand. */
@@ -137,6 +148,8 @@ export type LookupKey = 'uuid' | 'sku' | 'gtin' | 'url';
 
 export interface CatalogStore {
   ingestBatch(records: NormalizedRecord[]): Promise<IngestBatchResult>;
+  /** Where the store can take known lines (an embedded store in a file); absent otherwise. */
+  knownLines?(): KnownLinesCapability | null;
   getById(id: number): Promise<Listing | null>;
   getByUuid(uuid: string): Promise<Listing | null>;
   /** Every listing with this SKU (one per platform that uses it), most recently updated first. */

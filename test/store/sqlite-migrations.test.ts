@@ -29,8 +29,8 @@ describe('SQLite migrations', () => {
     const rows = db.prepare('SELECT * FROM listings ORDER BY id').all();
 
     migrateSqlite(db);
-    // The same rows, with the accessory flag migration 7 adds and the change time 15 adds.
-    expect(db.prepare('SELECT * FROM listings ORDER BY id').all()).toEqual(rows.map((r) => ({ ...(r as object), accessory: 0, changed_at: 't' })));
+    // The same rows, with the accessory flag migration 7 adds, the change time 15 adds and 16's line hash (none yet).
+    expect(db.prepare('SELECT * FROM listings ORDER BY id').all()).toEqual(rows.map((r) => ({ ...(r as object), accessory: 0, changed_at: 't', line_hash: null })));
     // Migrating runs every later version too: 9 adds the GTIN and URL lookup indexes, 15 the change time's.
     expect(indexes()).toEqual([...before, 'listings_source_sku', 'listings_uuid', 'listings_gtin', 'listings_url', 'listings_changed'].sort());
     expect(() => db.prepare(LISTING).run(10, 'uuid-a', 'C', 10)).toThrow(/UNIQUE constraint failed: listings.uuid/);

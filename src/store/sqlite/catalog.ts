@@ -5,7 +5,7 @@ import { offersOf, type GroupMember, type GroupOffers } from '../../domain/buybo
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type BulkFinish, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats,
-  type IngestBatchResult, type ListingFilter, type ListingTitle, type LookupKey, type PageCursor, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
+  type IngestBatchResult, type KnownLinesCapability, type ListingFilter, type ListingTitle, type LookupKey, type PageCursor, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { orderOf, whereOf } from '../sql/filters.js';
 import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
@@ -46,6 +46,11 @@ export class SqliteCatalog implements CatalogStore {
 
   async ingestBatch(records: NormalizedRecord[]): Promise<IngestBatchResult> {
     return this.writer.write(records);
+  }
+
+  /** A store in a file can take known lines: the parse workers read its line hashes (KnownLinesCapability). */
+  knownLines(): KnownLinesCapability | null {
+    return this.db.memory ? null : { file: this.db.name, ingest: async (items) => this.writer.write(items) };
   }
 
   /** An import session (SqliteIngestWriter.startImport): WAL checkpoints off the writer's thread until endImport. */

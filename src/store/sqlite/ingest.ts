@@ -4,7 +4,7 @@ import { profileOfListing } from '../../domain/listing-profile.js';
 import { adoptCompact, blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import { indexedCategory, indexForm } from '../../domain/search-text.js';
-import type { NormalizedRecord, StoredColumns } from '../../domain/ingest-record.js';
+import type { KnownLine, NormalizedRecord, StoredColumns } from '../../domain/ingest-record.js';
 import { historyDiscountPct, sgdMinor, storedColumns } from '../../domain/listing-columns.js';
 import { listingUuid } from '../../domain/listing-id.js';
 import type { BulkFinish, IngestBatchResult } from '../types.js';
@@ -62,6 +62,9 @@ function tuneForImport(db: Database): void {
   db.pragma(`wal_autocheckpoint = ${Math.round(100_000_000 / pageSize)}`);
 }
 
+type KnownBatchResult = IngestBatchResult & { stoppedAt?: number };
+const isKnown = (r: NormalizedRecord | KnownLine): r is KnownLine => (r as KnownLine).known === true;
+
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /**
@@ -76,7 +79,7 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
  */
 export class SqliteIngestWriter {
   private readonly s: Record<string, Statement>;
-  private readonly run: Transaction<(records: NormalizedRecord[]) => IngestBatchResult>;
+  private readonly run: Transaction<(items: Array<NormalizedRecord | KnownLine>) => KnownBatchResult>;
   private readonly matchChunk: Transaction<(batch: PendingProfile[]) => boolean>;
   private readonly candidates: MatchCandidates;
   private readonly keyInserts: Statement[];
@@ -110,10 +113,14 @@ export class SqliteIngestWriter {
       pending: db.prepare(PENDING_SQL),
       // Only while pending: another writer may have matched it since the batch was read.
       setGroup: db.prepare('UPDATE listings SET group_id = ?, match_profile = ? WHERE id = ? AND match_profile IS NULL'),
-      insert: db.prepare(`INSERT INTO listings (id, uuid, group_id, match_profile, created_at, changed_at, ${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length + 6)})`),
-      update: db.prepare(`UPDATE listings SET ${sets}, changed_at = ? WHERE id = ?`),
-      updateGrouped: db.prepare(`UPDATE listings SET ${sets}, changed_at = ?, group_id = ?, match_profile = ? WHERE id = ?`),
-      touch: db.prepare('UPDATE listings SET last_checked_at = ? WHERE id = ?'),
+      insert: db.prepare(`INSERT INTO listings (id, uuid, group_id, match_profile, created_at, changed_at, line_hash, ${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length + 7)})`),
+      update: db.prepare(`UPDATE listings SET ${sets}, changed_at = ?, line_hash = ? WHERE id = ?`),
+      updateGrouped: db.prepare(`UPDATE listings SET ${sets}, changed_at = ?, line_hash = ?, group_id = ?, match_profile = ? WHERE id = ?`),
+      // A line with no hash (written escaped) leaves the listing's as it was: it still describes the listing.
+      touch: db.prepare('UPDATE listings SET last_checked_at = ?, line_hash = coalesce(?, line_hash) WHERE id = ?'),
+      // A known line's listing, checked later, when it still has the line's hash; else `knownRow` says why not.
+      touchKnown: db.prepare('UPDATE listings SET last_checked_at = ? WHERE id = ? AND line_hash = ? AND last_checked_at < ?'),
+      knownRow: db.prepare('SELECT line_hash FROM listings WHERE id = ?').pluck(),
       ftsDelete: db.prepare('DELETE FROM listings_fts WHERE rowid = ?'),
       ftsInsert: db.prepare('INSERT INTO listings_fts (rowid, title, brand, category) VALUES (?, ?, ?, ?)'),
       observe: db.prepare('INSERT OR REPLACE INTO observations (listing_id, observed_at, price, currency, source) VALUES (?, ?, ?, ?, ?)'),
@@ -154,9 +161,10 @@ export class SqliteIngestWriter {
     });
   }
 
-  write(records: NormalizedRecord[]): IngestBatchResult {
+  /** Records and known lines (see KnownLinesCapability), in line order: stops at a known line whose listing has changed since. */
+  write(items: Array<NormalizedRecord | KnownLine>): KnownBatchResult {
     // Immediate: no other writer commits between the check of the event log and our writes.
-    return this.run.immediate(records);
+    return this.run.immediate(items);
   }
 
   /**
@@ -279,7 +287,7 @@ export class SqliteIngestWriter {
     }
   }
 
-  private apply(records: NormalizedRecord[]): IngestBatchResult {
+  private apply(items: Array<NormalizedRecord | KnownLine>): KnownBatchResult {
     // Another writer (a CLI import beside the server) may have moved groups since our last batch;
     // a bulk load's memory is then no longer the whole store, so the load ends here.
     if (this.s.lastEvent.get() !== this.lastEventSeen) {
@@ -292,7 +300,18 @@ export class SqliteIngestWriter {
     const outcomes: IngestBatchResult['outcomes'] = [];
     let events = 0;
     let inserted = 0;
-    for (const r of records) {
+    let stoppedAt: number | undefined;
+    for (let i = 0; i < items.length; i++) {
+      const r = items[i];
+      if (isKnown(r)) {
+        // The line the listing was stored from, again: at most a later check.
+        if (!this.s.touchKnown.run(r.observedAt, r.id, r.hash, r.observedAt).changes && this.s.knownRow.get(r.id) !== r.hash) {
+          stoppedAt = i;
+          break;
+        }
+        outcomes.push({ line: r.line, outcome: 'unchanged', id: r.id });
+        continue;
+      }
       const sourceSku = this.bulk ? `${r.source}\u0000${r.sku}` : '';
       let row: unknown[] | undefined;
       if (!this.bulk) row = this.s.find.get(r.source, r.sku) as unknown[] | undefined;
@@ -309,21 +328,22 @@ export class SqliteIngestWriter {
       if (prev && regroup && this.bulk) this.endBulkEarly();
       let id = prev?.id ?? 0;
       const uuid = prev?.uuid ?? r.stored?.uuid ?? r.prepared?.uuid ?? listingUuid(r.source, r.sku);
+      const lineHash = r.stored?.lineHash ?? null;
       if (plan.state && plan.outcome === 'unchanged') {
-        this.s.touch.run(plan.state.lastCheckedAt, id);
+        this.s.touch.run(plan.state.lastCheckedAt, lineHash, id);
       } else if (plan.state) {
         const values = stateValues(plan.state, r.stored);
         if (!prev) id = ++lastId;
         // In a bulk load a new listing is stored pending: its own group, matched at the end.
         const group = regroup && !(this.bulk && !prev) ? this.chooseGroup(id, plan.state, r) : null;
         if (!prev) {
-          this.s.insert.run(id, uuid, group ? group.groupId : id, group ? group.text : null, r.observedAt, changedAt, ...values);
+          this.s.insert.run(id, uuid, group ? group.groupId : id, group ? group.text : null, r.observedAt, changedAt, lineHash, ...values);
           inserted++;
           if (this.bulk) this.loaded.set(sourceSku, id);
         } else if (group) {
-          this.s.updateGrouped.run(...values, changedAt, group.groupId, group.text, id);
+          this.s.updateGrouped.run(...values, changedAt, lineHash, group.groupId, group.text, id);
         } else {
-          this.s.update.run(...values, changedAt, id);
+          this.s.update.run(...values, changedAt, lineHash, id);
         }
         const category = r.stored?.searchCategory ?? indexedCategory(r.categoryPath, r.category);
         // The path is searched, not only the category: a path moved under the same category is indexed again.
@@ -343,7 +363,7 @@ export class SqliteIngestWriter {
     }
     if (inserted) this.s.count.run(inserted);
     this.lastEventSeen = this.s.lastEvent.get() as number;
-    return { outcomes, events };
+    return { outcomes, events, ...(stoppedAt !== undefined && { stoppedAt }) };
   }
 
   private recentPrices(id: number, observedAt: string): string[] {

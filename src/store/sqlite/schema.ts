@@ -449,4 +449,13 @@ UPDATE listings SET changed_at = updated_at;
 CREATE INDEX listings_changed ON listings (changed_at, id);
 `,
   },
+  {
+    version: 16,
+    name: 'line hashes',
+    // The hash of the line each listing was last stored from (catalog/line-hash.ts): the same line
+    // in a later feed is known by it without being normalized. Listings stored before have none.
+    sql: `
+ALTER TABLE listings ADD COLUMN line_hash TEXT;
+`,
+  },
 ];

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { lineHash } from '../../src/catalog/line-hash.js';
+import { rec } from '../helpers/records.js';
+
+const hashOf = (text: string) => lineHash(text, JSON.parse(text) as Record<string, unknown>);
+
+describe('lineHash: what a line says apart from when it was observed', () => {
+  it('is the same for the line observed at another time, whatever the spacing around the value', () => {
+    const a = JSON.stringify(rec({ observed_at: '2026-11-20T10:00:00.000Z' }));
+    const b = JSON.stringify(rec({ observed_at: '2026-11-21T10:00:00Z' }));
+    expect(hashOf(a)).toMatch(/^[A-Za-z0-9+/]{27}=$/);
+    expect(hashOf(b)).toBe(hashOf(a));
+    expect(hashOf(a.replace('"observed_at":', '"observed_at" :\t'))).not.toBe(hashOf(a));
+    expect(hashOf(a.replace('"observed_at":', '"observed_at" :\t'))).toBe(hashOf(b.replace('"observed_at":', '"observed_at" :\t')));
+  });
+
+  it('differs when anything else differs, nested members and spelling included', () => {
+    const base = hashOf(JSON.stringify(rec()));
+    expect(hashOf(JSON.stringify(rec({ price: '499.01' })))).not.toBe(base);
+    expect(hashOf(JSON.stringify(rec({ metadata: { sold: 1 } })))).not.toBe(hashOf(JSON.stringify(rec({ metadata: { sold: 2 } }))));
+    expect(hashOf(JSON.stringify(rec({ price: 499 })))).not.toBe(hashOf(JSON.stringify(rec({ price: '499' }))));
+  });
+
+  it('hashes a line without observed_at whole, a nested observed_at included', () => {
+    const { observed_at: _o, ...r } = rec();
+    const a = JSON.stringify({ ...r, metadata: { observed_at: '2026-01-01' } });
+    const b = JSON.stringify({ ...r, metadata: { observed_at: '2026-01-02' } });
+    expect(hashOf(a)).not.toBeNull();
+    expect(hashOf(a)).not.toBe(hashOf(b));
+  });
+
+  it('is null when the value cannot be told apart in the text: the key twice, or written escaped', () => {
+    expect(hashOf(JSON.stringify(rec({ metadata: { observed_at: 'x' } })))).toBeNull();
+    expect(hashOf(JSON.stringify(rec()).replace('"observed_at"', '"observed\\u005fat"'))).toBeNull();
+    expect(hashOf(JSON.stringify(rec()).replace('"2026-11-20T10:00:00.000Z"', '"2026-11-20T10:00:00.000\\u005a"'))).toBeNull();
+  });
+
+  it('cuts a value that is not a string as well (normalizing decides whether it is a time)', () => {
+    expect(hashOf(JSON.stringify(rec({ observed_at: null })))).toBe(hashOf(JSON.stringify(rec({ observed_at: 5 }))));
+  });
+});
