@@ -79,6 +79,8 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
  */
 export class SqliteIngestWriter {
   private readonly s: Record<string, Statement>;
+  /** UPDATE statements by the columns they set (see `update`). */
+  private readonly updates = new Map<string, Statement>();
   private readonly run: Transaction<(items: Array<NormalizedRecord | KnownLine>) => KnownBatchResult>;
   private readonly matchChunk: Transaction<(batch: PendingProfile[]) => boolean>;
   private readonly candidates: MatchCandidates;
@@ -105,7 +107,6 @@ export class SqliteIngestWriter {
 
   /** `now`: the server's clock, which stamps `changed_at` (what modified_since reads) on every listing a batch writes. */
   constructor(private readonly db: Database, private readonly now: () => Date = () => new Date()) {
-    const sets = COLUMNS.map((c) => `${c} = ?`).join(', ');
     this.s = {
       // Rows as arrays (StoredRowListing's), and whether the listing is pending (not yet matched).
       find: db.prepare(`SELECT ${listingColumns()}, match_profile IS NULL FROM listings WHERE source = ? AND sku = ?`).raw(),
@@ -114,8 +115,7 @@ export class SqliteIngestWriter {
       // Only while pending: another writer may have matched it since the batch was read.
       setGroup: db.prepare('UPDATE listings SET group_id = ?, match_profile = ? WHERE id = ? AND match_profile IS NULL'),
       insert: db.prepare(`INSERT INTO listings (id, uuid, group_id, match_profile, created_at, changed_at, line_hash, ${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length + 7)})`),
-      update: db.prepare(`UPDATE listings SET ${sets}, changed_at = ?, line_hash = ? WHERE id = ?`),
-      updateGrouped: db.prepare(`UPDATE listings SET ${sets}, changed_at = ?, line_hash = ?, group_id = ?, match_profile = ? WHERE id = ?`),
+      written: db.prepare(`SELECT ${COLUMNS.join(', ')} FROM listings WHERE id = ?`).raw(),
       // A line with no hash (written escaped) leaves the listing's as it was: it still describes the listing.
       touch: db.prepare('UPDATE listings SET last_checked_at = ?, line_hash = coalesce(?, line_hash) WHERE id = ?'),
       // A known line's listing, checked later, when it still has the line's hash; else `knownRow` says why not.
@@ -340,10 +340,8 @@ export class SqliteIngestWriter {
           this.s.insert.run(id, uuid, group ? group.groupId : id, group ? group.text : null, r.observedAt, changedAt, lineHash, ...values);
           inserted++;
           if (this.bulk) this.loaded.set(sourceSku, id);
-        } else if (group) {
-          this.s.updateGrouped.run(...values, changedAt, lineHash, group.groupId, group.text, id);
         } else {
-          this.s.update.run(...values, changedAt, lineHash, id);
+          this.update(id, values, [changedAt, lineHash, ...(group ? [group.groupId, group.text] : [])]);
         }
         const category = r.stored?.searchCategory ?? indexedCategory(r.categoryPath, r.category);
         // The path is searched, not only the category: a path moved under the same category is indexed again.
@@ -364,6 +362,28 @@ export class SqliteIngestWriter {
     if (inserted) this.s.count.run(inserted);
     this.lastEventSeen = this.s.lastEvent.get() as number;
     return { outcomes, events, ...(stoppedAt !== undefined && { stoppedAt }) };
+  }
+
+  /**
+   * Writes the columns whose values changed, and `also` (changed_at, line_hash, then group_id and
+   * match_profile when given). SQLite rewrites every index on a column that is set, to the same
+   * value or not: a price change set every column, and rewrote pages of all eleven indexes on
+   * listings, where at most six hold what changed.
+   */
+  private update(id: number, values: unknown[], also: unknown[]): void {
+    const before = this.s.written.get(id) as unknown[];
+    const changed: number[] = [];
+    for (let c = 0; c < COLUMNS.length; c++) if (values[c] !== before[c]) changed.push(c);
+    const key = `${changed.join(',')}/${also.length}`;
+    let st = this.updates.get(key);
+    if (!st) {
+      const sets = [...changed.map((c) => `${COLUMNS[c]} = ?`), 'changed_at = ?', 'line_hash = ?', ...(also.length > 2 ? ['group_id = ?', 'match_profile = ?'] : [])];
+      st = this.db.prepare(`UPDATE listings SET ${sets.join(', ')} WHERE id = ?`);
+      // A feed changes a few kinds of fields: a few dozen statements. Any more are made again as needed.
+      if (this.updates.size >= 256) this.updates.clear();
+      this.updates.set(key, st);
+    }
+    st.run(...changed.map((c) => values[c]), ...also, id);
   }
 
   private recentPrices(id: number, observedAt: string): string[] {
