@@ -1,10 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shippedRates } from '../../src/catalog/fx-service.js';
 import { IngestService } from '../../src/catalog/ingest.js';
@@ -154,4 +155,24 @@ describe('signals (item 8)', () => {
     for (let i = 0; i < 200 && alive(children[0]); i++) await tick(25);
     expect(alive(children[0])).toBe(false);
   }, 30_000);
+});
+
+describe('catalog import and the embedded store\'s files', () => {
+  it('leaves no WAL behind: the database file alone holds what it wrote, a bulk load or not', () => {
+    const db = join(dir, 'imported.db');
+    const feed = join(dir, 'feed.ndjson');
+    const env = { ...process.env, DATABASE_URL: `sqlite:${db}`, CATALOG_DEMO: 'off' };
+    for (const [price, day] of [['10.00', 20], ['11.00', 21]]) {
+      writeFileSync(feed, Array.from({ length: 3000 }, (_, i) =>
+        JSON.stringify(rec({ sku: `W-${i}`, title: `Widget ${i}`, price, observed_at: `2026-11-${day}T10:00:00.000Z` }))).join('\n'));
+      const r = spawnSync(process.execPath, [bin, 'import', feed], { env, encoding: 'utf8' });
+      expect(r.stdout).toContain('rejected 0');
+      // The checkpoint worker closed its connection before the writer's: the writer's close, the last, removed the WAL.
+      expect(existsSync(`${db}-wal`)).toBe(false);
+    }
+    copyFileSync(db, join(dir, 'copy.db'));
+    const copy = new BetterSqlite3(join(dir, 'copy.db'), { readonly: true });
+    expect(copy.prepare("SELECT count(*) FROM listings WHERE price = '11.00'").pluck().get()).toBe(3000);
+    copy.close();
+  });
 });

@@ -58,8 +58,8 @@ export class SqliteCatalog implements CatalogStore {
     this.writer.startImport(opts);
   }
 
-  endImport(): void {
-    this.writer.endImport();
+  endImport(): Promise<void> {
+    return this.writer.endImport();
   }
 
   /** A bulk load into an empty store (SqliteIngestWriter.startBulk); false when the store holds listings. */

@@ -25,11 +25,13 @@ const SAFETY_NET_BYTES = 1 << 30;
  */
 export class WalCheckpointer {
   private stopped = false;
+  private readonly exited: Promise<void>;
 
   private constructor(private readonly db: Database, private readonly worker: Worker, private readonly restore: number) {
     // A worker that fails leaves the checkpoints to the writer again.
     worker.on('error', () => this.stop());
     worker.on('exit', () => this.stop());
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.unref();
   }
 
@@ -43,11 +45,18 @@ export class WalCheckpointer {
     return new WalCheckpointer(db, new Worker(runner?.url ?? WORKER, { workerData, argv: runner?.argv }), restore);
   }
 
-  /** The writer checkpoints as it did before start(); the worker closes its connection and ends. */
-  stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${this.restore}`);
-    this.worker.postMessage('stop');
+  /**
+   * The writer checkpoints as it did before start(); the worker closes its connection and ends,
+   * which the promise waits for. The writer's connection is then the last one, so closing it
+   * copies the rest of the WAL into the database file and removes the WAL: a file copied after
+   * the import holds all of it.
+   */
+  stop(): Promise<void> {
+    if (!this.stopped) {
+      this.stopped = true;
+      if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${this.restore}`);
+      this.worker.postMessage('stop');
+    }
+    return this.exited;
   }
 }

@@ -182,7 +182,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    this.catalog.endImport();
+    await this.catalog.endImport();
     if (this.db.open) this.db.close();
   }
 }

@@ -99,6 +99,8 @@ export class SqliteIngestWriter {
   private checkpointer: WalCheckpointer | null = null;
   /** Whose the checkpointer is: a bulk load's ends with it, an import session's with the store. */
   private checkpointsFor: 'import' | 'bulk' | null = null;
+  /** Until the last checkpointer stopped has closed its connection. */
+  private stopping: Promise<void> = Promise.resolve();
   /** Asked before each chunk of a bulk load's matching: true ends the load (see leaveBulk) rather than run out of heap. */
   private memoryFull: () => boolean = heapNearLimit;
   /** A bulk load's matching so far: listings matched from memory, and why it stopped doing so (finishBulk reports it). */
@@ -180,12 +182,14 @@ export class SqliteIngestWriter {
     this.checkpointsFor = 'import';
   }
 
-  /** Ends an import session: the writer checkpoints as before it. */
-  endImport(): void {
-    if (this.checkpointsFor !== 'import') return;
-    this.checkpointer?.stop();
-    this.checkpointer = null;
-    this.checkpointsFor = null;
+  /** Ends an import session: the writer checkpoints as before it, once no checkpoint worker holds the store (see WalCheckpointer.stop). */
+  async endImport(): Promise<void> {
+    if (this.checkpointsFor === 'import' && this.checkpointer) {
+      this.stopping = this.checkpointer.stop();
+      this.checkpointer = null;
+      this.checkpointsFor = null;
+    }
+    await this.stopping;
   }
 
   /**
@@ -240,8 +244,8 @@ export class SqliteIngestWriter {
 
   private endBulk(): void {
     this.bulk = false;
-    if (this.checkpointsFor === 'bulk') {
-      this.checkpointer?.stop();
+    if (this.checkpointsFor === 'bulk' && this.checkpointer) {
+      this.stopping = this.checkpointer.stop();
       this.checkpointer = null;
       this.checkpointsFor = null;
     }
