@@ -8,7 +8,7 @@ import { blockingKeys, compactProfile, encodeProfile, type MatchProfile } from '
 import { listingUuid } from '../domain/listing-id.js';
 import { storedColumns } from '../domain/listing-columns.js';
 import { lineHash } from './line-hash.js';
-import { listingKeyOf, normalizeRecord, observedAtOf, type Rejection } from './normalize.js';
+import { isObject, listingKeyOf, normalizeRecord, observedAtOf, type Rejection } from './normalize.js';
 
 export const MAX_LINE_BYTES = 1_000_000;
 
@@ -43,8 +43,6 @@ function prepare(r: NormalizedRecord, profile: MatchProfile): PreparedRecord {
 }
 
 export const emptyBatch = (): ParsedBatch => ({ records: [], known: [], rejections: [], lines: 0, bytes: 0 });
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether the line is stored as it is (then it went into `out.known`). */
 function knownLine(text: string, line: number, raw: Record<string, unknown>, hash: string, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): boolean {

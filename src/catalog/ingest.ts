@@ -6,7 +6,7 @@ import type { KnownLine, NormalizedRecord } from '../domain/ingest-record.js';
 import type { CatalogStore, IngestBatchResult, KnownLinesCapability } from '../store/types.js';
 import { emptyBatch, overLimit, parseLine, parseLines, MAX_LINE_BYTES } from './ingest-lines.js';
 import { parallelAvailable, parseInWorker, type IngestInput, type WorkerRunner } from './ingest-parallel.js';
-import type { Rejection } from './normalize.js';
+import { isObject, type Rejection } from './normalize.js';
 import type { ParsedBatch } from './ingest-lines.js';
 
 export interface IngestSummary {
@@ -57,7 +57,6 @@ export interface RecordsSummary {
   events: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hasSource = (r: Record<string, unknown>) => r.source != null && !(typeof r.source === 'string' && !r.source.trim());
 
 /**

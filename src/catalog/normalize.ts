@@ -24,7 +24,8 @@ function str(v: unknown): string | null {
   }
   return typeof v === 'number' ? String(v) : null;
 }
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object (not null, not an array). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function fail(line: number, field: string, reason: string): Normalized {
   return { ok: false, rejection: { line, field, reason } };

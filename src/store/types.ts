@@ -133,9 +133,12 @@ export interface IngestBatchResult {
  * KnownLines among the records. It stops at a known line whose listing has changed since it was read (`stoppedAt`, its
  * index): the items before are written, that line is to be normalized, and the rest sent again.
  */
+/** A batch written with known lines: `stoppedAt` is the index of the known line it stopped at, if any. */
+export type KnownBatchResult = IngestBatchResult & { stoppedAt?: number };
+
 export interface KnownLinesCapability {
   file: string;
-  ingest(items: Array<NormalizedRecord | KnownLine>): Promise<IngestBatchResult & { stoppedAt?: number }>;
+  ingest(items: Array<NormalizedRecord | KnownLine>): Promise<KnownBatchResult>;
 }
 
 export interface CategoryCount { path: string[]; count: number }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import pg from 'pg';
+import { freePort } from '../../bench/processes.js';
 import { createPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -45,18 +45,9 @@ export function schemaFactory(tag: string) {
   };
 }
 
-/** A port nothing listens on now, chosen by the kernel, so it is never the shared Redis's. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /**
  * A Redis of one test file's own, which the file may stop and start again. Its port comes from
- * the kernel: one computed from the pid once landed on 6379 and stopped the Redis other files share.
+ * the kernel (bench/processes.ts freePort): one computed from the pid once landed on 6379 and stopped the Redis other files share.
  */
 export async function privateRedis(tag: string) {
   const port = await freePort();

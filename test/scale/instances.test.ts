@@ -1,11 +1,11 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBus } from '../../src/events/redis-bus.js';
 import type { BusMessage } from '../../src/events/bus.js';
+import { freePort } from '../../bench/processes.js';
 import { rec } from '../helpers/records.js';
 import { TEST_REDIS_URL, schemaFactory, urlWithSchema } from './env.js';
 
@@ -16,14 +16,6 @@ const PER_MINUTE = 20;
 const dir = mkdtempSync(join(tmpdir(), 'catalog-instances-'));
 let env: NodeJS.ProcessEnv;
 const servers: Array<{ proc: ChildProcess; base: string; out: string[] }> = [];
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 function cli(...args: string[]): string {
   return execFileSync(process.execPath, [join(ROOT, 'bin/catalog.js'), ...args], { env, cwd: ROOT }).toString();

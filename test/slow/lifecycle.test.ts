@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,6 +10,7 @@ import { shippedRates } from '../../src/catalog/fx-service.js';
 import { IngestService } from '../../src/catalog/ingest.js';
 import { generateDemoRecords } from '../../src/demo/generate.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
+import { freePort } from '../../bench/processes.js';
 import { rec } from '../helpers/records.js';
 
 /**
@@ -27,14 +27,6 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const alive = (pid: number) => {
   try {

@@ -1,10 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
+import { freePort } from '../../bench/processes.js';
 import { Receiver, verify } from '../webhooks/receiver.js';
 
 /**
@@ -29,14 +29,6 @@ afterEach(async () => {
 });
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 it('a server killed with deliveries pending loses none after a restart, and repeats none it had recorded', async () => {
   const db = join(dir, 'catalog.db');

@@ -7,7 +7,7 @@ import { indexedCategory, indexForm } from '../../domain/search-text.js';
 import type { KnownLine, NormalizedRecord, StoredColumns } from '../../domain/ingest-record.js';
 import { historyDiscountPct, sgdMinor, storedColumns } from '../../domain/listing-columns.js';
 import { listingUuid } from '../../domain/listing-id.js';
-import type { BulkFinish, IngestBatchResult } from '../types.js';
+import type { BulkFinish, IngestBatchResult, KnownBatchResult } from '../types.js';
 import { buildReadIndexes, finishBulkLoad, startBulkLoad } from './bulk-load.js';
 import { WalCheckpointer } from './checkpointer.js';
 import type { WorkerModule } from '../../runtime/worker-module.js';
@@ -62,7 +62,6 @@ function tuneForImport(db: Database): void {
   db.pragma(`wal_autocheckpoint = ${Math.round(100_000_000 / pageSize)}`);
 }
 
-type KnownBatchResult = IngestBatchResult & { stoppedAt?: number };
 const isKnown = (r: NormalizedRecord | KnownLine): r is KnownLine => (r as KnownLine).known === true;
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -184,12 +183,16 @@ export class SqliteIngestWriter {
 
   /** Ends an import session: the writer checkpoints as before it, once no checkpoint worker holds the store (see WalCheckpointer.stop). */
   async endImport(): Promise<void> {
-    if (this.checkpointsFor === 'import' && this.checkpointer) {
-      this.stopping = this.checkpointer.stop();
-      this.checkpointer = null;
-      this.checkpointsFor = null;
-    }
+    this.stopCheckpoints('import');
     await this.stopping;
+  }
+
+  /** Stops the checkpointer when it is `owner`'s; `stopping` then waits for its worker to close. */
+  private stopCheckpoints(owner: 'import' | 'bulk'): void {
+    if (this.checkpointsFor !== owner || !this.checkpointer) return;
+    this.stopping = this.checkpointer.stop();
+    this.checkpointer = null;
+    this.checkpointsFor = null;
   }
 
   /**
@@ -244,11 +247,7 @@ export class SqliteIngestWriter {
 
   private endBulk(): void {
     this.bulk = false;
-    if (this.checkpointsFor === 'bulk' && this.checkpointer) {
-      this.stopping = this.checkpointer.stop();
-      this.checkpointer = null;
-      this.checkpointsFor = null;
-    }
+    this.stopCheckpoints('bulk');
     this.loaded = new UnboundedMap();
     // The memory goes first: a load that ends near the heap limit would otherwise build its indexes
     // there, between back-to-back full collections.
