@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { TierLimits } from './domain/tier.js';
 import type { ConnectionLimits } from './http/connections.js';
 
@@ -20,6 +22,8 @@ export interface Config {
   /** CLICK_SECRET: signs click links (at least 32 characters); unset, a random one is kept in the store. */
   readonly clickSecret: string | null;
   readonly smtpUrl: string | null;
+  /** MAIL_DIR: without SMTP_URL, where each mail is written as a file (default: `mail/` beside the SQLite file). */
+  readonly mailDir: string;
   /** PUBLIC_URL as configured (no trailing slash): the only origin of links and the OAuth issuer. */
   readonly publicUrl: string | null;
   /** Self-registrations allowed per client IP per hour, and in all per UTC day. */
@@ -119,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminSecret: env.ADMIN_SECRET || null,
     clickSecret: clickSecretOf(env.CLICK_SECRET),
     smtpUrl: env.SMTP_URL || null,
+    mailDir: env.MAIL_DIR || mailDirOf(env.DATABASE_URL ?? 'sqlite:./data/catalog.db'),
     publicUrl: publicUrlOf(env.PUBLIC_URL),
     registrationPerIpPerHour: positiveInt(env, 'REGISTRATION_PER_IP_PER_HOUR', 10),
     registrationDailyCap: positiveInt(env, 'REGISTRATION_DAILY_CAP', 5000),
@@ -188,6 +193,13 @@ export function assertServable(config: Config): void {
   if (config.environment === 'production' && !config.publicUrl) {
     throw new Error('PUBLIC_URL must be set when NODE_ENV=production: it is the origin of every link and the OAuth issuer');
   }
+}
+
+/** Mail files sit beside the SQLite file; an in-memory or PostgreSQL store writes them to the temp or ./data directory. */
+function mailDirOf(databaseUrl: string): string {
+  const file = sqlitePath(databaseUrl);
+  if (file === ':memory:') return join(tmpdir(), 'catalog-mail');
+  return join(file ? dirname(file) : './data', 'mail');
 }
 
 /** `sqlite:<path>` (default) or `postgres://...`. */

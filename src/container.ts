@@ -2,7 +2,7 @@ import { Authenticator } from './accounts/authenticator.js';
 import { KeyAdmin } from './accounts/key-admin.js';
 import { KeyEvents } from './accounts/key-events.js';
 import { KeyService, systemClock, type Clock } from './accounts/keys.js';
-import { LogMailer, type Mailer } from './accounts/mailer.js';
+import { DirectoryMailer, type Mailer } from './accounts/mailer.js';
 import { OAuthService } from './accounts/oauth.js';
 import { QuotaService } from './accounts/quota.js';
 import { AuthGuard } from './accounts/auth-guard.js';
@@ -151,7 +151,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const auth = new Authenticator(keys);
   const redisLimiter = !opts.limiter && config.redisUrl ? new RedisRateLimiter(requestPathRedis(config.redisUrl), `${config.redisPrefix}:rl`) : null;
   const quota = new QuotaService(opts.limiter ?? redisLimiter ?? new MemoryRateLimiter(), tierLimits(config.tierOverrides), clock);
-  const mailer = opts.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new LogMailer());
+  const mailer = opts.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new DirectoryMailer(config.mailDir));
   const oauth = new OAuthService(store.oauth, keys, quota, clock);
   auth.use(oauth.verifier());
   const now = () => clock.now();

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LogMailer } from '../../src/accounts/mailer.js';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DirectoryMailer } from '../../src/accounts/mailer.js';
 import { accountsHarness, type AccountsHarness } from './setup.js';
 
 let h: AccountsHarness;
@@ -112,10 +115,16 @@ describe('POST /v1/auth/register', () => {
   });
 });
 
-describe('LogMailer', () => {
-  it('writes the message (with the link) to the log when no SMTP server is configured', async () => {
+describe('DirectoryMailer', () => {
+  it('writes the message (with the link) to a private file and logs only where', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'mail-')), 'mail');
     const lines: string[] = [];
-    await new LogMailer((l) => lines.push(l)).send({ to: 'a@b.c', subject: 's', text: 'open https://x/v1/auth/verify?token=cv_1' });
-    expect(JSON.parse(lines[0])).toMatchObject({ to: 'a@b.c', text: expect.stringContaining('token=cv_1') });
+    await new DirectoryMailer(dir, (l) => lines.push(l)).send({ to: 'a@b.c\r\nBcc: x@y.z', subject: 's', text: 'open https://x/v1/auth/verify?token=cv_1' });
+    const [name] = readdirSync(dir);
+    const file = join(dir, name);
+    expect(readFileSync(file, 'utf8')).toBe('To: a@b.c Bcc: x@y.z\nSubject: s\n\nopen https://x/v1/auth/verify?token=cv_1\n');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(lines[0])).toMatchObject({ file });
+    expect(lines.join('\n')).not.toContain('cv_1');
   });
 });
