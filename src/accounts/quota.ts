@@ -1,4 +1,4 @@
-import type { RateLimiter, WindowName } from '../limits/limiter.js';
+import type { RateLimiter, WindowCount, WindowName } from '../limits/limiter.js';
 import type { Tier } from '../domain/tier.js';
 import type { Clock } from './keys.js';
 import type { TierLimits } from '../domain/tier.js';
@@ -37,12 +37,29 @@ export class QuotaService {
   /** Counts one request of `account` and decides. */
   async consume(account: string, tier: Tier): Promise<QuotaDecision> {
     const now = this.clock.now();
+    const key = `rl:${account}`;
+    const minute = await this.limiter.hit(key, 'minute', now);
+    const over = minute.count > this.limits[tier].perMinute;
+    return this.decide(tier, minute, over ? await this.limiter.peek(key, 'day', now) : await this.limiter.hit(key, 'day', now), over, now);
+  }
+
+  /** `consume` decided at once, where the counters live in this process; null where they do not (Redis). */
+  consumeNow(account: string, tier: Tier): QuotaDecision | null {
+    const { hitNow, peekNow } = this.limiter;
+    if (!hitNow || !peekNow) return null;
+    const now = this.clock.now();
+    const key = `rl:${account}`;
+    const minute = hitNow.call(this.limiter, key, 'minute', now);
+    const over = minute.count > this.limits[tier].perMinute;
+    return this.decide(tier, minute, over ? peekNow.call(this.limiter, key, 'day', now) : hitNow.call(this.limiter, key, 'day', now), over, now);
+  }
+
+  /** The minute counter is checked first; a request it refuses only peeks at the day (`minuteOver`). */
+  private decide(tier: Tier, minuteCount: WindowCount, dayCount: WindowCount, minuteOver: boolean, now: Date): QuotaDecision {
     const { perMinute, perDay } = this.limits[tier];
-    const minute = this.state(perMinute, await this.limiter.hit(`rl:${account}`, 'minute', now), now);
-    if (minute.used > perMinute) {
-      return { ok: false, reason: 'minute', minute, day: this.state(perDay, await this.limiter.peek(`rl:${account}`, 'day', now), now) };
-    }
-    const day = this.state(perDay, await this.limiter.hit(`rl:${account}`, 'day', now), now);
+    const minute = this.state(perMinute, minuteCount, now);
+    const day = this.state(perDay, dayCount, now);
+    if (minuteOver) return { ok: false, reason: 'minute', minute, day };
     if (perDay !== null && day.used > perDay) return { ok: false, reason: 'day', minute, day };
     return { ok: true, minute, day };
   }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { withoutCredentials } from './credentials.js';
 import { entityTag, noneMatchHits } from './etag.js';
 
@@ -134,9 +134,12 @@ function carriesTag(req: FastifyRequest): boolean {
 export function installCache(app: FastifyInstance, cache: ResponseCache): void {
   app.decorateRequest('cacheKey', null);
   app.decorateRequest('cacheNote', null);
-  // Runs after auth (registered later), so an unauthenticated request never reads the cache.
+  // Runs after auth, the rate limit and the tier gate (registered later), so an unauthenticated or
+  // refused request never reads the cache. A GET is looked up on request: a hit skips reading and
+  // validating the input, which the same URL passed when its answer was kept. A POST is keyed on
+  // its body, so it is looked up once the body is parsed and validated.
   // Callback-style hooks, here and in the other per-request hooks: no promise per hook per request.
-  app.addHook('preHandler', (req, reply, done) => {
+  const lookUp = (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const config = req.routeOptions.config;
     const seconds = config?.cacheSeconds;
     if (!seconds) return done();
@@ -163,7 +166,9 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
     }
     reply.header('X-Cache', 'MISS');
     done();
-  });
+  };
+  app.addHook('onRequest', (req, reply, done) => (req.method === 'POST' ? done() : lookUp(req, reply, done)));
+  app.addHook('preHandler', (req, reply, done) => (req.method === 'POST' ? lookUp(req, reply, done) : done()));
   app.addHook('onSend', (req, reply, payload, done) => {
     if (reply.statusCode !== 200) return done(null, payload);
     const tagged = !reply.hasHeader('ETag') && carriesTag(req) && !String(reply.getHeader('Cache-Control') ?? '').includes('no-store');

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { QuotaService, WindowState } from '../accounts/quota.js';
+import type { QuotaDecision, QuotaService, WindowState } from '../accounts/quota.js';
 import { tierAtLeast } from '../domain/tier.js';
 import { DomainError } from '../domain/errors.js';
 import type { Tier } from '../domain/tier.js';
@@ -40,26 +40,33 @@ export function sendDailyLimited(reply: FastifyReply, w: WindowState, upgradeUrl
 }
 
 /**
- * Counts every authenticated request against its account's tier (after auth, before the cache, so
- * a cache hit counts too). A limiter fault (Redis down) lets the request through unlimited and logs
- * it: the catalog stays readable, and the outage shows as missing headers, not as 5xx.
+ * Counts every authenticated request against its account's tier, on request, right after auth:
+ * before the input is read or validated, so a refused input counts too and carries the limit
+ * headers, and before the response cache, so a cache hit counts too. Counters in this process
+ * decide at once; over Redis the hook waits for the count. A limiter fault (Redis down) lets the
+ * request through unlimited and logs it: the catalog stays readable, and the outage shows as
+ * missing headers, not as 5xx.
  */
 export function installRateLimit(app: FastifyInstance, quota: QuotaService, upgradeUrl: string): void {
-  app.addHook('preHandler', async (req, reply) => {
+  const unavailable = (req: FastifyRequest, err: unknown) =>
+    req.log.warn({ err: { message: (err as Error).message } }, 'rate limiter unavailable; request admitted unlimited');
+  app.addHook('onRequest', (req, reply, done) => {
     const p = req.principal;
-    if (!p || req.routeOptions.config?.rateLimit === false) return;
-    let decision;
-    try {
-      decision = await quota.consume(`acct:${p.accountId ?? p.keyId}`, p.tier);
-    } catch (err) {
-      req.log.warn({ err: { message: (err as Error).message } }, 'rate limiter unavailable; request admitted unlimited');
-      return;
-    }
-    setLimitHeaders(reply, decision.minute, decision.day);
-    if (decision.ok) return;
-    if (decision.reason === 'day') return sendDailyLimited(reply, decision.day, upgradeUrl);
-    const m = decision.minute;
-    return sendRateLimited(reply, m, `Rate limit of ${m.limit} requests per minute exceeded; retry after ${m.retryAfter} s.`);
+    if (!p || req.routeOptions.config?.rateLimit === false) return done();
+    const apply = (decision: QuotaDecision) => {
+      setLimitHeaders(reply, decision.minute, decision.day);
+      if (decision.ok) return done();
+      if (decision.reason === 'day') return void sendDailyLimited(reply, decision.day, upgradeUrl);
+      const m = decision.minute;
+      sendRateLimited(reply, m, `Rate limit of ${m.limit} requests per minute exceeded; retry after ${m.retryAfter} s.`);
+    };
+    const account = `acct:${p.accountId ?? p.keyId}`;
+    const decided = quota.consumeNow(account, p.tier);
+    if (decided) return apply(decided);
+    quota.consume(account, p.tier).then(apply, (err: unknown) => {
+      unavailable(req, err);
+      done();
+    });
   });
 }
 
@@ -70,9 +77,9 @@ function gate(req: FastifyRequest, min: Tier): void {
   }
 }
 
-/** Route config `minTier` checked for every route (after the rate limit: a refused request still counts). */
+/** Route config `minTier` checked for every route, on request after the rate limit (a refused request still counts). */
 export function installTierGate(app: FastifyInstance): void {
-  app.addHook('preHandler', (req, _reply, done) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     const min = req.routeOptions.config?.minTier;
     if (!min) return done();
     try {

@@ -19,6 +19,9 @@ export interface RateLimiter {
   hit(key: string, window: WindowName, now: Date, points?: number): Promise<WindowCount>;
   /** The count without adding to it. */
   peek(key: string, window: WindowName, now: Date): Promise<WindowCount>;
+  /** The same as `hit` and `peek`, answered at once, where the counters live in this process. */
+  hitNow?(key: string, window: WindowName, now: Date, points?: number): WindowCount;
+  peekNow?(key: string, window: WindowName, now: Date): WindowCount;
 }
 
 /** The window containing `now`: its index (part of the counter's key) and its end. */

@@ -32,6 +32,7 @@ beforeAll(async () => {
     routes: (app) => {
       app.get('/test/pro-only', { config: { surface: 'v2', minTier: 'pro' } }, async () => ({ ok: true }));
       app.get('/test/enterprise-only', { config: { surface: 'v2', minTier: 'enterprise' } }, async () => ({ ok: true }));
+      app.get('/test/pro-cached', { config: { surface: 'v2', minTier: 'pro', cacheSeconds: 60 } }, async () => ({ ok: true }));
       app.get('/test/pro-prehandler', { config: { surface: 'v2' }, preHandler: requireTier('pro') }, async () => ({ ok: true }));
     },
   });
@@ -176,6 +177,28 @@ describe('documents and errors', () => {
       '/v1/oauth/register', '/v1/oauth/token', '/v1/oauth/revoke', '/v1/oauth/introspect', '/v1/admin/keys/{key}/tier']) {
       expect(doc.paths[p], p).toBeDefined();
     }
+  });
+
+  it('a request whose input is refused (422) counts, and carries the limit headers', async () => {
+    const { headers } = await h.key('pro');
+    const bad = await h.app.inject({ url: '/v1/products?limit=banana', headers });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.headers['x-ratelimit-remaining']).toBe('3');
+    expect((await h.app.inject({ url: '/v1/products?limit=2', headers })).headers['x-ratelimit-remaining']).toBe('2');
+  });
+
+  it('a cached answer is counted, and refused below the route\'s tier like any other', async () => {
+    const pro = await h.key('pro');
+    expect((await h.app.inject({ url: '/v1/products?limit=3', headers: pro.headers })).headers['x-cache']).toBe('MISS');
+    const hit = await h.app.inject({ url: '/v1/products?limit=3', headers: pro.headers });
+    expect(hit.headers['x-cache']).toBe('HIT');
+    expect(hit.headers['x-ratelimit-remaining']).toBe('2');
+    await h.app.inject({ url: '/test/pro-cached', headers: pro.headers });
+    expect((await h.app.inject({ url: '/test/pro-cached', headers: pro.headers })).headers['x-cache']).toBe('HIT');
+    const free = await h.key('free');
+    const refused = await h.app.inject({ url: '/test/pro-cached', headers: free.headers });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers['x-cache']).toBeUndefined();
   });
 
   it('limit headers stay on an error answered after the limiter (404)', async () => {

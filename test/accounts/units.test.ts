@@ -59,6 +59,20 @@ describe('MemoryRateLimiter', () => {
     expect(new Set(counts.map((c) => c.count)).size).toBe(100);
   });
 
+  it('counts at once, and forgets the counters of windows that are over', () => {
+    const l = new MemoryRateLimiter();
+    const t = new Date('2026-11-20T12:00:30Z');
+    expect(l.hitNow('a', 'minute', t).count).toBe(1);
+    expect(l.hitNow('a', 'minute', t, 4).count).toBe(5);
+    expect(l.hitNow('b', 'minute', t).count).toBe(1);
+    const next = new Date('2026-11-20T12:01:00Z');
+    expect(l.peekNow('a', 'minute', next).count).toBe(0);
+    expect(l.hitNow('b', 'minute', next).count).toBe(1);
+    // 'a' was not counted in the new window: its old counter is gone, not kept at zero.
+    expect((l as unknown as { counters: Record<string, Map<string, unknown>> }).counters.minute.size).toBe(1);
+    expect(l.peekNow('a', 'minute', t).count).toBe(0);
+  });
+
   it('windows are epoch-aligned', () => {
     expect(windowOf('minute', new Date('2026-11-20T12:00:59.999Z')).resetAt.toISOString()).toBe('2026-11-20T12:01:00.000Z');
     expect(windowOf('hour', new Date('2026-11-20T12:30:00Z')).resetAt.toISOString()).toBe('2026-11-20T13:00:00.000Z');
