@@ -16,6 +16,7 @@ import { mcp } from './api/mcp/index.js';
 import { installAuth } from './http/auth.js';
 import { installBearerChallenge } from './http/bearer.js';
 import { installCache } from './http/cache.js';
+import { lazyChildLogger } from './http/logging.js';
 import { installCors } from './http/cors.js';
 import { installReadinessGate } from './http/readiness.js';
 import { capConnectionsPerAddress, serverTimeouts } from './http/connections.js';
@@ -61,6 +62,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   const routes = new RouteIndex({ ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH });
   const app = Fastify({
     logger: opts.logger ?? false,
+    childLoggerFactory: lazyChildLogger,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
     bodyLimit: BODY_LIMIT,

@@ -255,3 +255,24 @@ describe('the failure counter never turns a 401 into a 5xx', () => {
     await c.close();
   });
 });
+
+describe('the per-request logger', () => {
+  it('is made only when a request logs at an enabled level, and then binds the request id', async () => {
+    const log = capturedLog();
+    const c = await createContainer(loadConfig({ DATABASE_URL: 'sqlite::memory:', CATALOG_DEMO: 'off' }));
+    const app = await buildApp(c, { logger: { ...(loggerOptions('warn') as object), stream: log.stream } });
+    app.get('/test/logs', { config: { auth: false } }, async (req) => {
+      req.log.info('not at warn');
+      req.log.warn({ detail: 1 }, 'at warn');
+      return { level: req.log.level };
+    });
+    await app.ready();
+    const res = await app.inject({ url: '/test/logs', headers: { 'x-request-id': 'req-lazy-1' } });
+    expect(res.json()).toEqual({ level: 'warn' });
+    await app.inject({ url: '/v1/products' }); // a 401: logs nothing at warn
+    await app.close();
+    await c.close();
+    const lines = log.lines.map((l) => JSON.parse(l));
+    expect(lines).toEqual([expect.objectContaining({ level: 40, reqId: 'req-lazy-1', detail: 1, msg: 'at warn' })]);
+  });
+});
