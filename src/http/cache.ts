@@ -107,13 +107,20 @@ declare module 'fastify' {
   }
 }
 
-const TIMING_TAIL = /"response_time_ms":\d+,"cached":false}(}?)$/;
+const TIMING = Buffer.from('"response_time_ms":');
+const TIMING_TAIL = /^"response_time_ms":\d+,"cached":false}(}?)$/;
 
-/** Surface B reports its own timing and whether the answer was cached (the last two members of its envelope, or of its `meta`, its last member). */
-function markCached(body: Buffer, elapsedMs: number): string | Buffer {
-  const text = body.toString();
-  const marked = text.replace(TIMING_TAIL, `"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}$1`);
-  return marked === text ? body : marked;
+/**
+ * Surface B reports its own timing and whether the answer was cached (the last two members of its
+ * envelope, or of its `meta`, its last member). Only the few bytes of that tail are decoded and
+ * rewritten: the rest of the kept answer is sent as it is.
+ */
+function markCached(body: Buffer, elapsedMs: number): Buffer {
+  const at = body.lastIndexOf(TIMING);
+  if (at < 0) return body;
+  const tail = TIMING_TAIL.exec(body.toString('latin1', at));
+  if (!tail) return body;
+  return Buffer.concat([body.subarray(0, at), Buffer.from(`"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}${tail[1]}`)]);
 }
 
 /**

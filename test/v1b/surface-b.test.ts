@@ -9,16 +9,19 @@ let h: Harness;
 let pro: { authorization: string };
 let free: { authorization: string };
 const uuid: Record<string, string> = {};
+/** A title that holds the timing tail's own text, in Thai (multi-byte) around it. */
+const BLANKET = rec({ source: 'shopee_th', sku: 'TH-A55', title: 'ผ้าห่มนุ่ม "cached":false} พร้อมส่ง', brand: 'Nitra', price: '590.00', currency: 'THB', country_code: 'TH' });
 beforeAll(async () => {
   h = await makeHarness();
   await h.ingest([
     ...CATALOG,
     rec({ source: 'lazada_sg', sku: 'SG-A35', title: 'Samsung Galaxy A35 5G 8GB 128GB Awesome Lilac', price: '399.00', original_price: '459.00', gtin: '8806095467108', image_url: 'https://img.example.com/a35.jpg' }),
     rec({ source: 'shopee_sg', sku: 'SG-PRE', title: 'Samsung Galaxy S25 Edge preorder', price: '1699.00', stock_level: 'preorder', in_stock: false }),
+    BLANKET,
   ]);
   h.clock.advance(86_400_000);
   await h.ingest([rec({ sku: 'SG-A55', price: '479.00', gtin: '8806095426280', observed_at: new Date(h.clock.now()).toISOString() })]);
-  for (const r of CATALOG.concat([rec({ source: 'lazada_sg', sku: 'SG-A35' }), rec({ sku: 'SG-PRE' })])) {
+  for (const r of CATALOG.concat([rec({ source: 'lazada_sg', sku: 'SG-A35' }), rec({ sku: 'SG-PRE' }), rec({ source: 'shopee_th', sku: 'TH-A55' })])) {
     const [l] = (await h.c.catalog.findBySku(r.sku as string)).filter((x) => x.source === r.source);
     uuid[r.sku as string] = l.uuid;
   }
@@ -54,6 +57,17 @@ describe('search', () => {
     const r = await get('/v1/products/search?q=galaxy');
     expect(r.headers['x-cache']).toBe('HIT');
     expect(r.json().cached).toBe(true);
+  });
+
+  it('a detail answered from the cache differs from the first only in its timing and `cached`', async () => {
+    const first = await get(`/v1/products/${uuid['TH-A55']}`);
+    const again = await get(`/v1/products/${uuid['TH-A55']}`);
+    expect([first.headers['x-cache'], again.headers['x-cache']]).toEqual(['MISS', 'HIT']);
+    const [a, b] = [first.json(), again.json()];
+    expect([a.cached, b.cached]).toEqual([false, true]);
+    expect(b.results[0].title).toBe('ผ้าห่มนุ่ม "cached":false} พร้อมส่ง');
+    expect({ ...b, response_time_ms: 0, cached: false }).toEqual({ ...a, response_time_ms: 0 });
+    expect(Number(again.headers['content-length'])).toBe(Buffer.byteLength(again.body));
   });
 
   it('region SEA is every Southeast Asian market; prices are shown in the asked currency', async () => {
@@ -239,7 +253,7 @@ describe('category detail and similar read term lists, not the whole catalog, on
     const off = await makeHarness({ SEARCH_INDEX: 'off' });
     await off.ingest([
       ...CATALOG, rec({ source: 'lazada_sg', sku: 'SG-A35', title: 'Samsung Galaxy A35 5G 8GB 128GB Awesome Lilac', price: '399.00', original_price: '459.00' }),
-      rec({ source: 'shopee_sg', sku: 'SG-PRE', title: 'Samsung Galaxy S25 Edge preorder', price: '1699.00', stock_level: 'preorder', in_stock: false }),
+      rec({ source: 'shopee_sg', sku: 'SG-PRE', title: 'Samsung Galaxy S25 Edge preorder', price: '1699.00', stock_level: 'preorder', in_stock: false }), BLANKET,
     ]);
     const key = (await off.key('pro')).headers;
     const ids = async (hh: Harness, url: string, headers: Record<string, string>) => {
