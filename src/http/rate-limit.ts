@@ -66,7 +66,7 @@ export function installRateLimit(app: FastifyInstance, quota: QuotaService, upgr
     quota.consume(account, p.tier).then(apply, (err: unknown) => {
       unavailable(req, err);
       done();
-    });
+    }).catch(done);
   });
 }
 
