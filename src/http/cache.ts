@@ -177,7 +177,11 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
   app.addHook('onRequest', (req, reply, done) => (req.method === 'POST' ? done() : lookUp(req, reply, done)));
   app.addHook('preHandler', (req, reply, done) => (req.method === 'POST' ? lookUp(req, reply, done) : done()));
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (reply.statusCode !== 200) return done(null, payload);
+    if (reply.statusCode !== 200) {
+      // An error is not the answer the route's freshness was set for: no client may keep it.
+      if (req.cacheKey !== null && reply.statusCode !== 304) reply.removeHeader('X-Cache').header('Cache-Control', 'no-store');
+      return done(null, payload);
+    }
     const tagged = !reply.hasHeader('ETag') && carriesTag(req) && !String(reply.getHeader('Cache-Control') ?? '').includes('no-store');
     const caching = req.cacheKey !== null && reply.getHeader('X-Cache') === 'MISS';
     if (!tagged && !caching) return done(null, payload);

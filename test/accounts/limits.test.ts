@@ -184,6 +184,8 @@ describe('documents and errors', () => {
     const bad = await h.app.inject({ url: '/v1/products?limit=banana', headers });
     expect(bad.statusCode).toBe(422);
     expect(bad.headers['x-ratelimit-remaining']).toBe('3');
+    // The route caches its answers for minutes; an error is not one of them.
+    expect([bad.headers['cache-control'], bad.headers['x-cache']]).toEqual(['no-store', undefined]);
     expect((await h.app.inject({ url: '/v1/products?limit=2', headers })).headers['x-ratelimit-remaining']).toBe('2');
   });
 
@@ -205,6 +207,7 @@ describe('documents and errors', () => {
     const { headers } = await h.key('pro');
     const res = await h.app.inject({ url: '/v1/products/999999', headers });
     expect(res.statusCode).toBe(404);
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-ratelimit-remaining']).toBe('3');
   });
 });
