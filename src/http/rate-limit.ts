@@ -48,8 +48,6 @@ export function sendDailyLimited(reply: FastifyReply, w: WindowState, upgradeUrl
  * missing headers, not as 5xx.
  */
 export function installRateLimit(app: FastifyInstance, quota: QuotaService, upgradeUrl: string): void {
-  const unavailable = (req: FastifyRequest, err: unknown) =>
-    req.log.warn({ err: { message: (err as Error).message } }, 'rate limiter unavailable; request admitted unlimited');
   app.addHook('onRequest', (req, reply, done) => {
     const p = req.principal;
     if (!p || req.routeOptions.config?.rateLimit === false) return done();
@@ -64,7 +62,7 @@ export function installRateLimit(app: FastifyInstance, quota: QuotaService, upgr
     const decided = quota.consumeNow(account, p.tier);
     if (decided) return apply(decided);
     quota.consume(account, p.tier).then(apply, (err: unknown) => {
-      unavailable(req, err);
+      req.log.warn({ err: { message: (err as Error).message } }, 'rate limiter unavailable; request admitted unlimited');
       done();
     }).catch(done);
   });

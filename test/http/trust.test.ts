@@ -9,7 +9,7 @@ import { startBanner } from '../../src/cli/serve.js';
 import { ExportService } from '../../src/catalog/export-service.js';
 import type { Listing } from '../../src/domain/listing.js';
 import { redactUrl, withoutCredentials } from '../../src/http/credentials.js';
-import { loggerOptions } from '../../src/http/logging.js';
+import { lazyChildLogger, loggerOptions } from '../../src/http/logging.js';
 import { accountsHarness, type AccountsHarness } from '../accounts/setup.js';
 import { makeHarness, type Harness } from '../helpers/app.js';
 import { rec } from '../helpers/records.js';
@@ -257,7 +257,7 @@ describe('the failure counter never turns a 401 into a 5xx', () => {
 });
 
 describe('the per-request logger', () => {
-  it('is made only when a request logs at an enabled level, and then binds the request id', async () => {
+  it('logs what the eager child logged: a served request at warn, with its request id', async () => {
     const log = capturedLog();
     const c = await createContainer(loadConfig({ DATABASE_URL: 'sqlite::memory:', CATALOG_DEMO: 'off' }));
     const app = await buildApp(c, { logger: { ...(loggerOptions('warn') as object), stream: log.stream } });
@@ -274,5 +274,26 @@ describe('the per-request logger', () => {
     await c.close();
     const lines = log.lines.map((l) => JSON.parse(l));
     expect(lines).toEqual([expect.objectContaining({ level: 40, reqId: 'req-lazy-1', detail: 1, msg: 'at warn' })]);
+  });
+
+  it('is made by the first call at an enabled level, once', () => {
+    const log = capturedLog();
+    const parent = pino({ ...(loggerOptions('warn') as pino.LoggerOptions) }, log.stream);
+    let made = 0;
+    const child = parent.child.bind(parent);
+    parent.child = ((...args: Parameters<typeof child>) => (made++, child(...args))) as typeof parent.child;
+    const lazy = lazyChildLogger(parent, { reqId: 'r1' }, {});
+    lazy.info('below the level');
+    lazy.debug('below the level');
+    expect([made, lazy.level]).toEqual([0, 'warn']);
+    lazy.warn('first');
+    lazy.error('second');
+    expect(made).toBe(1);
+    expect(log.lines.map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ reqId: 'r1', msg: 'first' }), expect.objectContaining({ reqId: 'r1', msg: 'second' }),
+    ]);
+    // A route with a level of its own gets its child at once.
+    lazyChildLogger(parent, { reqId: 'r2' }, { level: 'info' });
+    expect(made).toBe(2);
   });
 });
