@@ -104,8 +104,13 @@ export class CatalogService {
   /** A text query that names a product ranks it above its accessories (docs/ranking.md). */
   async search(q: SearchQuery, opts: { currency?: Currency; highlight?: boolean; exact?: boolean } = {}): Promise<SearchPage> {
     // A shopper's text is forgiving (docs/search.md); `exact` for text the service wrote itself.
-    if (q.text && !q.terms && !opts.exact) q = { ...q, terms: await this.forgiving(q.text) };
-    const r = await this.find(q.text && q.sort === 'relevance' && !asksForAccessory(q.text) ? { ...q, productsFirst: true } : q);
+    let atHead = false;
+    if (q.text && !q.terms && !opts.exact) {
+      const forgiving = await this.forgivingForm(q.text);
+      q = { ...q, terms: forgiving.terms };
+      atHead = forgiving.atHead;
+    }
+    const r = await this.find(q.text && q.sort === 'relevance' && !asksForAccessory(q.text) ? { ...q, productsFirst: true } : q, atHead);
     const page: SearchPage = { items: await this.views.of(r.listings, { currency: opts.currency }), total: r.total, facets: r.facets };
     if (opts.highlight && q.text) page.highlights = Object.fromEntries(r.listings.map((l) => [l.id, highlightTitle(l.title, q.text!)]));
     return page;
@@ -155,8 +160,14 @@ export class CatalogService {
 
   /** The text's forgiving form against the index's vocabulary, else the store's (docs/search.md). */
   private async forgiving(text: string): Promise<TermGroup[] | undefined> {
-    const vocab = (await this.index?.vocabulary()) ?? await this.storeVocabulary.lookup();
-    return forgivingQuery(text, vocab) ?? undefined;
+    return (await this.forgivingForm(text)).terms;
+  }
+
+  /** `forgiving`, and whether the index answered it (it was then brought to the log's head: `find` need not read the head again). */
+  private async forgivingForm(text: string): Promise<{ terms: TermGroup[] | undefined; atHead: boolean }> {
+    const indexed = await this.index?.forgiving(text);
+    if (indexed) return { terms: indexed.terms ?? undefined, atHead: true };
+    return { terms: forgivingQuery(text, await this.storeVocabulary.lookup()) ?? undefined, atHead: false };
   }
 
   /**
@@ -262,19 +273,20 @@ export class CatalogService {
   }
 
   /** The in-memory index when it can answer (built, and holding every filter asked), else the store. */
-  private async find(q: SearchQuery): Promise<SearchResult> {
+  /** `atHead`: this request has brought the index to the log's head already (IndexedSearch.search). */
+  private async find(q: SearchQuery, atHead = false): Promise<SearchResult> {
     if (q.terms && widened(q.terms) && q.sort === 'relevance' && q.afterId === undefined && !q.exceptExact) {
       const { items, ...rest } = await forgivingPage({ ...q, terms: q.terms }, async (one) => {
-        const { listings, ...r } = await this.engine(one);
+        const { listings, ...r } = await this.engine(one, atHead);
         return { items: listings, ...r };
       });
       return { listings: items, ...rest };
     }
-    return this.engine(q);
+    return this.engine(q, atHead);
   }
 
-  private async engine(q: SearchQuery): Promise<SearchResult> {
-    const hit = await this.index?.search(q);
+  private async engine(q: SearchQuery, atHead = false): Promise<SearchResult> {
+    const hit = await this.index?.search(q, atHead);
     if (!hit) return this.store.search(q);
     const byId = await this.listings.getMany(hit.ids, async (ids) => new Map((await this.store.getMany(ids)).map((l) => [l.id, l])));
     const listings = hit.ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined);

@@ -88,5 +88,15 @@ export function forgivingContract(name: string, env: () => Record<string, string
       expect(typed[0]).toBe('SAM');
       expect(typed.slice(1).sort()).toEqual(['S23', 'S24', 'SAMSONG']);
     });
+
+    it('reaches a word that arrives after the same text was asked for (no stale correction or completion)', async () => {
+      expect(await sorted('quorvex')).toEqual([]);
+      expect(await sorted('quorvax')).toEqual([]);
+      expect(await sorted('quorv')).toEqual([]);
+      await h.ingest([item('QUORVAX', 'Quorvax Blender 1.5L', 'Quorvax', 'Kitchen')]);
+      expect(await sorted('quorvex')).toEqual(['QUORVAX']);
+      expect(await sorted('quorvax')).toEqual(['QUORVAX']);
+      expect(await sorted('quorv')).toEqual(['QUORVAX']);
+    });
   });
 }

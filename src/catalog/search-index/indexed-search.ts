@@ -2,7 +2,7 @@ import type { Listing } from '../../domain/listing.js';
 import { derivedColumns } from '../../domain/listing-columns.js';
 import type { CatalogStore, CategoryCount, EventLogStore, SearchQuery } from '../../store/types.js';
 import { TwoGenerationCache } from '../../domain/id-caches.js';
-import type { TermLookup } from '../../domain/search-text.js';
+import { forgivingQuery, type TermGroup } from '../../domain/search-text.js';
 import { SearchIndex, type IndexAnswer, type IndexDoc } from './search-index.js';
 
 /** A search waits for the index to apply at most this many new events; beyond, the store answers while it catches up. */
@@ -32,8 +32,9 @@ export class IndexedSearch {
    * answer is the one the index would give.
    */
   private answers = new TwoGenerationCache<string, IndexAnswer>(ANSWERS);
+  /** Forgiving forms of query texts against the vocabulary as it is now (kept and emptied with `answers`). */
+  private forgivingForms = new TwoGenerationCache<string, TermGroup[] | null>(ANSWERS);
   private answersAt: { index: SearchIndex; position: number } | null = null;
-
   /** This process wrote since the index last read the log's head. */
   private stale = false;
 
@@ -87,13 +88,14 @@ export class IndexedSearch {
     }
   }
 
-  async search(q: SearchQuery): Promise<IndexAnswer | null> {
+  /**
+   * The index's answer, or null when the store must answer. `atHead`: the caller's request has
+   * already brought the index to the log's head (`forgiving`), so the head is not read again.
+   */
+  async search(q: SearchQuery, atHead = false): Promise<IndexAnswer | null> {
     if (this.status !== 'ready' || q.filter.ids || q.filter.checkedSince || q.filter.modifiedSince || q.filter.stockLevels) return null;
-    if (!(await this.current())) return null;
-    if (this.answersAt?.index !== this.index || this.answersAt.position !== this.position) {
-      this.answers.clear();
-      this.answersAt = { index: this.index, position: this.position };
-    }
+    if (!atHead && !(await this.current())) return null;
+    this.forgetIfMoved();
     const key = JSON.stringify(q);
     let answer = this.answers.get(key);
     if (!answer) this.answers.set(key, (answer = this.index.search(q)));
@@ -101,12 +103,25 @@ export class IndexedSearch {
   }
 
   /**
-   * The index's vocabulary for forgiving queries, brought up to the log's head as `search` is; null
-   * when the index cannot answer (building, or too far behind), and then the store's serves.
+   * The text's forgiving form (`forgivingQuery`) against the index's vocabulary, brought up to the
+   * log's head as `search` is: `{ terms }`, where terms is null when the text has no word. The
+   * groups are shared between callers and must not be changed. null when the index cannot answer
+   * (building, or too far behind), and then the store's vocabulary serves.
    */
-  async vocabulary(): Promise<TermLookup | null> {
+  async forgiving(text: string): Promise<{ terms: TermGroup[] | null } | null> {
     if (this.status !== 'ready' || !(await this.current())) return null;
-    return this.index.vocabulary;
+    this.forgetIfMoved();
+    let terms = this.forgivingForms.get(text);
+    if (terms === undefined) this.forgivingForms.set(text, (terms = forgivingQuery(text, this.index.vocabulary)));
+    return { terms };
+  }
+
+  /** Empties the remembered answers and forms once the index has moved since they were made. */
+  private forgetIfMoved(): void {
+    if (this.answersAt?.index === this.index && this.answersAt.position === this.position) return;
+    this.answers.clear();
+    this.forgivingForms.clear();
+    this.answersAt = { index: this.index, position: this.position };
   }
 
   /** The store's `categories` from the index; null when the store must answer (as for `search`). */
