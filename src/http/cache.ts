@@ -182,23 +182,27 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
       if (req.cacheKey !== null && reply.statusCode !== 304) reply.removeHeader('X-Cache').header('Cache-Control', 'no-store');
       return done(null, payload);
     }
-    const tagged = !reply.hasHeader('ETag') && carriesTag(req) && !String(reply.getHeader('Cache-Control') ?? '').includes('no-store');
+    // A route may tag its own answer (api/record-bytes.ts): it is not hashed again.
+    const given = reply.getHeader('ETag') as string | undefined;
+    const tagged = carriesTag(req) && !String(reply.getHeader('Cache-Control') ?? '').includes('no-store');
     const caching = req.cacheKey !== null && reply.getHeader('X-Cache') === 'MISS';
     if (!tagged && !caching) return done(null, payload);
     // Strings are JSON and SVG answers; a Buffer is an image (a PNG chart). A kept answer is
     // encoded once, into the cache, and tagged from the bytes kept; the socket writes the payload.
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
-    let etag = '';
+    let etag = given ?? '';
+    let body: string | Buffer = payload;
     if (caching) {
       const kept = cache.set(req.cacheKey!, payload, String(reply.getHeader('content-type') ?? 'application/json'),
-        req.routeOptions.config!.cacheSeconds!, req.cacheNote, tagged ? (bytes) => (etag = entityTag(bytes)) : '');
-      if (!kept && tagged) etag = entityTag(Buffer.from(payload));
-    } else {
-      etag = entityTag(typeof payload === 'string' ? Buffer.from(payload) : payload);
+        req.routeOptions.config!.cacheSeconds!, req.cacheNote, tagged ? (given ?? ((bytes) => (etag = entityTag(bytes)))) : '');
+      if (!kept && tagged && !given) etag = entityTag((body = Buffer.from(payload)));
+    } else if (!given) {
+      // Encoded once: the socket writes the bytes that were hashed, not the string encoded again.
+      etag = entityTag((body = typeof payload === 'string' ? Buffer.from(payload) : payload));
     }
-    if (!tagged) return done(null, payload);
-    reply.header('ETag', etag);
-    if (!noneMatchHits(req.headers['if-none-match'], etag)) return done(null, payload);
+    if (!tagged) return done(null, body);
+    if (!given) reply.header('ETag', etag);
+    if (!noneMatchHits(req.headers['if-none-match'], etag)) return done(null, body);
     reply.code(304).removeHeader('Content-Type');
     done(null, '');
   });
