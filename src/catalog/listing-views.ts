@@ -42,6 +42,17 @@ export class ListingView {
   get confidence(): number {
     return confidenceScore(this.listing, this.now);
   }
+
+  /**
+   * Everything a presenter reads besides the listing itself, as one string: two views of one
+   * listing object with equal stamps present equally (api/record-bytes.ts). Every getter above
+   * that depends on the time follows from the freshness tier. A field added to the view belongs
+   * here too.
+   */
+  get stamp(): string {
+    const c = this.converted;
+    return `${this.competitorCount}|${c ? `${c.amount} ${c.currency}` : ''}|${this.freshness}`;
+  }
 }
 
 export interface ViewOptions {

@@ -1,6 +1,6 @@
 import AjvModule, { type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Holds every response a test provokes to the schema its route declares for that status: the
@@ -17,24 +17,31 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export const contractViolations: string[] = [];
 
 export function checkResponseContracts(app: FastifyInstance): void {
-  app.addHook('preSerialization', (req, reply, payload, done) => {
+  const violation = (req: FastifyRequest, reply: FastifyReply, wire: unknown): Error | null => {
     const schemas = (req.routeOptions.schema?.response ?? {}) as Record<string, object>;
     const schema = schemas[String(reply.statusCode)] ?? schemas[`${String(reply.statusCode)[0]}xx`];
-    if (!schema || payload === null || typeof payload !== 'object') return done(null, payload);
+    if (!schema) return null;
     let validate = compiled.get(schema);
     if (!validate) {
       validate = ajv.compile({ ...schema, $id: undefined });
       compiled.set(schema, validate);
     }
+    if (validate(wire)) return null;
+    const where = `${req.method} ${req.url} -> ${reply.statusCode}`;
+    const problem = `${where}: ${ajv.errorsText(validate.errors)}`;
+    contractViolations.push(problem);
+    console.error(`response contract violated: ${problem}`);
+    return new Error(`response contract violated: ${problem}`);
+  };
+  app.addHook('preSerialization', (req, reply, payload, done) => {
+    if (payload === null || typeof payload !== 'object') return done(null, payload);
     // The wire form: what JSON.stringify would send (undefined members dropped, dates as text).
-    const wire = JSON.parse(JSON.stringify(payload)) as unknown;
-    if (!validate(wire)) {
-      const where = `${req.method} ${req.url} -> ${reply.statusCode}`;
-      const problem = `${where}: ${ajv.errorsText(validate.errors)}`;
-      contractViolations.push(problem);
-      console.error(`response contract violated: ${problem}`);
-      return done(new Error(`response contract violated: ${problem}`) as never, payload);
-    }
-    done(null, payload);
+    const problem = violation(req, reply, JSON.parse(JSON.stringify(payload)));
+    done(problem as never, payload);
+  });
+  // JSON a route wrote itself (api/record-bytes.ts) skips serialization: its bytes are checked.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (!Buffer.isBuffer(payload) || !String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return done(null, payload);
+    done(violation(req, reply, JSON.parse(payload.toString())) as never, payload);
   });
 }

@@ -6,6 +6,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { SortKey } from '../../store/types.js';
 import { clean, countriesOf, priceBounds } from '../params.js';
 import { OneOf, Query, Str } from '../schema-kit.js';
+import { RecordBytes } from '../record-bytes.js';
 import { presentProduct } from './present.js';
 import { NotFound, ProductRecord, ProductsSearchResponse, SearchResponse, responses } from './responses.js';
 import { Bool, Category, Currency, Limit, Offset, Platform, Price, Q } from './schemas.js';
@@ -53,20 +54,21 @@ const PRODUCTS_FIRST = 'Ranked by relevance (bm25: title, brand, category); unle
 export function searchRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const records = new RecordBytes(presentProduct, ProductRecord);
 
     app.get('/v1/search', {
       schema: {
         summary: 'Keyword search (prices in SGD)', querystring: SearchQuery, response: responses(SearchResponse),
         description: `Every word of q is required. ${PRODUCTS_FIRST}`,
       },
-    }, async (req) => {
+    }, async (req, reply) => {
       const q = req.query;
       const bounds = priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']);
       const r = await c.catalog.search({
         text: q.q, sort: 'relevance', limit: q.limit, offset: q.offset,
         filter: clean({ categoryLike: q.category, sources: q.platform ? [q.platform.toLowerCase()] : undefined, inStock: q.in_stock, ...bounds }),
       });
-      return { total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.items.length < r.total, items: r.items.map(presentProduct) };
+      return records.page(reply, { total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.items.length < r.total, items: [] }, 'items', r.items);
     });
 
     app.get('/v1/products/search', {

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { ListingView } from '../catalog/listing-views.js';
+import type { Listing } from '../domain/listing.js';
+
+const COMMA = Buffer.from(',');
+
+/**
+ * The records of listing views as serialized bytes, kept per listing object and reused while the
+ * view is the same: a search page is mostly listings served before, and serializing and encoding
+ * their records was most of what a search answer cost (bench/RESULTS.md). A listing object is never
+ * changed, only replaced when the listing is read again (read-cache.ts), and `ListingView.stamp`
+ * names everything else a presenter reads, so a kept record is the one the presenter would make.
+ */
+export class RecordBytes {
+  private readonly kept = new WeakMap<Listing, Kept>();
+
+  /** `present` makes a record of a view; `schema` is the record's response schema. */
+  constructor(private readonly present: (v: ListingView) => unknown, private readonly schema: TSchema) {}
+
+  /**
+   * The answer the route's serializer would write for `envelope` with `views`' records in its array
+   * member `field` (empty in `envelope`), as bytes: the envelope serialized alone, the kept records
+   * spliced in. The route's response schema still describes the answer. Its entity tag is set
+   * from the parts: the envelope's bytes and each record's digest, kept with the record, so the
+   * page is not hashed whole (a strong tag still: any byte that differs changes a part's hash).
+   */
+  page(reply: FastifyReply, envelope: Record<string, unknown>, field: string, views: readonly ListingView[]): Buffer {
+    const text = String(reply.serialize(envelope));
+    // Quotes inside a JSON string are escaped, so the member's key cannot appear in a value.
+    const mark = `"${field}":[]`;
+    const at = text.indexOf(mark);
+    if (at < 0 || text.indexOf(mark, at + 1) >= 0) throw new Error(`RecordBytes.page: no single empty ${field} in the envelope`);
+    const split = at + mark.length - 1;
+    const serialize = reply.compileSerializationSchema(this.schema as never) as (record: unknown) => string;
+    const head = Buffer.from(text.slice(0, split));
+    const tail = Buffer.from(text.slice(split));
+    const tag = createHash('sha1').update(`${head.length} ${tail.length} ${views.length}\n`).update(head).update(tail);
+    const parts: Buffer[] = [head];
+    for (let i = 0; i < views.length; i++) {
+      const record = this.record(views[i], serialize);
+      if (i > 0) parts.push(COMMA);
+      parts.push(record.bytes);
+      tag.update(record.digest);
+    }
+    parts.push(tail);
+    reply.type('application/json; charset=utf-8').header('ETag', `"${tag.digest('base64url')}"`);
+    return Buffer.concat(parts);
+  }
+
+  private record(v: ListingView, serialize: (record: unknown) => string): Kept {
+    const stamp = v.stamp;
+    const hit = this.kept.get(v.listing);
+    if (hit?.stamp === stamp) return hit;
+    const bytes = Buffer.from(serialize(this.present(v)));
+    const kept = { stamp, bytes, digest: createHash('sha1').update(bytes).digest() };
+    this.kept.set(v.listing, kept);
+    return kept;
+  }
+}
+
+interface Kept { stamp: string; bytes: Buffer; digest: Buffer }

@@ -1,0 +1,101 @@
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RecordBytes } from '../../src/api/record-bytes.js';
+import { presentProduct } from '../../src/api/v1a/present.js';
+import { ProductRecord, SearchResponse } from '../../src/api/v1a/responses.js';
+import { ListingView } from '../../src/catalog/listing-views.js';
+import type { Listing } from '../../src/domain/listing.js';
+import { makeHarness, type Harness } from '../helpers/app.js';
+import { rec } from '../helpers/records.js';
+
+let h: Harness;
+let auth: { authorization: string };
+let listings: Listing[];
+beforeAll(async () => {
+  h = await makeHarness();
+  await h.ingest([
+    rec({ sku: 'RB-1', title: 'Zorblax Phone 128GB', description: 'Thai "quoted" ข้อความ\u2028 and a backslash \\' }),
+    rec({ sku: 'RB-2', title: 'Zorblax Phone 256GB', price: '599.00', source: 'lazada_sg' }),
+    rec({ sku: 'RB-3', title: 'Zorblax Case', price: '19.90', specs: { colour: 'red' } }),
+  ]);
+  auth = (await h.key('pro')).headers;
+  listings = (await h.c.store.catalog.search({ text: 'zorblax', filter: {}, sort: 'newest', limit: 10, offset: 0 })).listings;
+});
+afterAll(() => h.close());
+
+/** A server whose one route answers `envelope` with `views()`'s records, by RecordBytes or by the schema's serializer. */
+async function server(records: RecordBytes, views: () => ListingView[], spliced: boolean) {
+  const app = Fastify();
+  app.get('/page', { schema: { response: { 200: SearchResponse } } }, async (_req, reply) => {
+    const envelope = { total: 7, limit: 20, offset: 0, has_more: true };
+    return spliced ? records.page(reply, { ...envelope, items: [] }, 'items', views()) : { ...envelope, items: views().map(presentProduct) };
+  });
+  await app.ready();
+  return app;
+}
+
+describe('RecordBytes', () => {
+  it('writes the bytes the route serializer writes for the same answer', async () => {
+    const now = h.clock.now();
+    const views = () => listings.map((l, i) => new ListingView(l, i, i === 1 ? { amount: '12.34', currency: 'USD' } : null, now));
+    const records = new RecordBytes(presentProduct, ProductRecord);
+    const [spliced, serialized] = [await server(records, views, true), await server(records, views, false)];
+    for (let round = 0; round < 2; round++) {
+      const [a, b] = [await spliced.inject('/page'), await serialized.inject('/page')];
+      expect(a.rawPayload.equals(b.rawPayload)).toBe(true);
+      expect(a.headers['content-type']).toBe(b.headers['content-type']);
+      expect(a.json().items).toHaveLength(3);
+    }
+    const empty = await server(records, () => [], true);
+    expect((await empty.inject('/page')).json()).toEqual({ total: 7, limit: 20, offset: 0, has_more: true, items: [] });
+  });
+
+  it('presents a listing again only when its object or its stamp changes, and tags the page from its parts', async () => {
+    let presented = 0;
+    const records = new RecordBytes((v) => (presented++, presentProduct(v)), ProductRecord);
+    let views = listings.map((l) => new ListingView(l, 1, null, h.clock.now()));
+    const app = await server(records, () => views, true);
+    const first = await app.inject('/page');
+    expect(presented).toBe(3);
+    const again = await app.inject('/page');
+    expect(presented).toBe(3);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+
+    // Another group size for one listing: that record alone is made again, and the tag moves.
+    views = views.map((v, i) => (i === 0 ? new ListingView(v.listing, 4, null, h.clock.now()) : v));
+    const counted = await app.inject('/page');
+    expect(presented).toBe(4);
+    expect(counted.json().items[0].competitor_count).toBe(4);
+    expect(counted.headers.etag).not.toBe(first.headers.etag);
+
+    // A listing read again (a new object, a new price): its record follows the object.
+    views = views.map((v, i) => (i === 1 ? new ListingView({ ...v.listing, price: '1.00' }, 1, null, h.clock.now()) : v));
+    const repriced = await app.inject('/page');
+    expect(presented).toBe(5);
+    expect(repriced.json().items[1].price).toBe('1.00');
+
+    // Forty days on, every listing is very stale: the time-dependent members change with the tier.
+    const later = new Date(h.clock.now().getTime() + 40 * 86_400_000);
+    views = views.map((v) => new ListingView(v.listing, v.competitorCount, null, later));
+    const stale = (await app.inject('/page')).json();
+    expect(presented).toBe(8);
+    expect(stale.items.map((i: { data_freshness: string; is_available: boolean }) => [i.data_freshness, i.is_available]))
+      .toEqual([['very_stale', false], ['very_stale', false], ['very_stale', false]]);
+  });
+});
+
+describe('GET /v1/search answered from kept records', () => {
+  const get = (url: string, extra: Record<string, string> = {}) => h.app.inject({ method: 'GET', url, headers: { ...auth, ...extra } });
+
+  it('changes its answer and its tag when a listing of the page changes', async () => {
+    const before = await get('/v1/search?q=zorblax');
+    expect(before.json().items.map((i: { sku: string }) => i.sku).sort()).toEqual(['RB-1', 'RB-2', 'RB-3']);
+    expect((await get('/v1/search?q=zorblax', { 'if-none-match': before.headers.etag as string })).statusCode).toBe(304);
+    await h.ingest([rec({ sku: 'RB-3', title: 'Zorblax Case', price: '17.50', specs: { colour: 'red' }, observed_at: '2026-11-20T11:00:00.000Z' })]);
+    const after = await get('/v1/search?q=zorblax', { 'if-none-match': before.headers.etag as string });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(after.json().items.find((i: { sku: string }) => i.sku === 'RB-3').price).toBe('17.50');
+  });
+});
