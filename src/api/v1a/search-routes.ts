@@ -77,7 +77,7 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
         summary: 'Product search with facets and highlights (surface A variant)', querystring: ProductsSearchQuery, response: responses(ProductsSearchResponse),
         description: PRODUCTS_FIRST,
       },
-    }, async (req) => {
+    }, async (req, reply) => {
       const q = req.query;
       const bounds = priceBounds(c.fx, q.price_min, q.price_max, q.currency ?? 'SGD', ['price_min', 'price_max']);
       const countries = [...(countriesOf(q.country ?? q.country_code, q.country ? 'country' : 'country_code') ?? []), ...(countriesOf(q.region, 'region') ?? [])];
@@ -89,12 +89,11 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
           inStock: q.in_stock, countries: countries.length ? countries : undefined, ...bounds,
         }),
       }, { currency: q.currency, highlight: true });
-      return {
-        total: r.total, total_count: r.total, limit: q.limit, offset: q.offset,
-        items: r.items.map(presentProduct),
+      return records.page(reply, {
+        total: r.total, total_count: r.total, limit: q.limit, offset: q.offset, items: [],
         has_more: q.offset + r.items.length < r.total, next_cursor: null,
         facets: r.facets ?? null, highlights: r.highlights ?? null,
-      };
+      }, 'items', r.items);
     });
 
     app.get('/v1/products/best-price', {

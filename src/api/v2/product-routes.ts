@@ -4,9 +4,10 @@ import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import type { ListingFilter, SortKey } from '../../store/types.js';
 import { clean, countriesOf, modifiedSinceOf, priceBounds } from '../params.js';
+import { RecordBytes } from '../record-bytes.js';
 import { presentBatchRecord, presentDetailRecord, presentListRecord } from './present.js';
 import { countriesOfRegion, detectRegion, type V2Region } from './region.js';
-import { BatchDetailsResponse, DetailRecord, ProductsResponse, SearchResponse, responses } from './responses.js';
+import { BatchDetailsResponse, DetailRecord, ListRecord, ProductsResponse, SearchResponse, responses } from './responses.js';
 import { BatchDetailsBody, DetailQuery, IdParam, ProductsQuery, SearchQuery } from './schemas.js';
 
 /** The markets a V2 request asks for: `country` wins, else `region` (auto: from the headers; undetected: every market). */
@@ -21,10 +22,11 @@ export function marketsOf(req: FastifyRequest, country: string | undefined, regi
 export function productRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const records = new RecordBytes(presentListRecord, ListRecord);
 
     app.get('/v2/products', {
       schema: { summary: 'Products with filters, sorting and deep paging (`after`)', querystring: ProductsQuery, response: responses(ProductsResponse) },
-    }, async (req) => {
+    }, async (req, reply) => {
       const q = req.query;
       const filter: ListingFilter = clean({
         categoryLike: q.category, brandLike: q.brand, sources: q.platform ? [q.platform.toLowerCase()] : undefined, inStock: q.in_stock,
@@ -37,7 +39,7 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       const offset = q.after !== undefined ? 0 : q.offset;
       // With `after`, total counts every match, before the position too: more follow while pages are full.
       const more = q.after !== undefined ? r.items.length === q.limit : offset + r.items.length < r.total;
-      return { total: r.total, limit: q.limit, offset, has_more: more, items: r.items.map(presentListRecord) };
+      return records.page(reply, { total: r.total, limit: q.limit, offset, has_more: more, items: [] }, 'items', r.items);
     });
 
     app.get('/v2/products/:id', {
@@ -69,14 +71,14 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       // region=auto answers by the request's headers: the region they give is part of the cache key.
       config: { cacheSeconds: 60, cacheVary: (req) => detectRegion(req.headers) ?? 'all' },
       schema: { summary: 'Keyword search (cached 60 s)', querystring: SearchQuery, response: responses(SearchResponse) },
-    }, async (req) => {
+    }, async (req, reply) => {
       const q = req.query;
       const filter: ListingFilter = clean({
         categoryLike: q.category, sources: q.platform ? [q.platform.toLowerCase()] : undefined, inStock: q.in_stock,
         countries: marketsOf(req, q.country, q.region), ...priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']),
       });
       const r = await c.catalog.search({ text: q.q, filter, sort: 'relevance', limit: q.limit, offset: q.offset }, { currency: q.currency });
-      return { query: q.q, total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.items.length < r.total, items: r.items.map(presentListRecord) };
+      return records.page(reply, { query: q.q, total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.items.length < r.total, items: [] }, 'items', r.items);
     });
   };
 }
