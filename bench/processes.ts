@@ -21,6 +21,22 @@ export function rssPeakMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
+const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/**
+ * A process's CPU time so far, user and system, in µs (Linux, in clock ticks of 10 ms); NaN once it
+ * has exited. Per request it is the server's cost whatever the load generator and the machine's
+ * other work do to its throughput.
+ */
+export function cpuMicros(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
 /** A process's resident memory now, in MB (Linux); NaN once it has exited. */
 export function rssMb(pid: number): number {
   try {

@@ -13,6 +13,10 @@ export interface Row {
   neighbours?: [number, number];
   /** A batch endpoint's own ceiling (bare Fastify answering the same JSON). */
   own?: number;
+  /** The server's CPU time (user and system) per request answered in the measured run, µs. */
+  cpuUs?: number;
+  /** The ceiling's CPU per request in the runs just before and after this one. */
+  neighbourCpuUs?: [number, number];
 }
 
 export interface BenchResult {
@@ -70,20 +74,24 @@ const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
 export function renderResult(r: BenchResult): string {
   const c = r.ceilings.map((x) => x.rps);
   const p99s = r.ceilings.map((x) => x.p99);
+  const cpus = r.ceilings.flatMap((x) => (x.cpuUs ? [x.cpuUs] : []));
   const lines = [
     `store ${r.store}, ${r.listings} listings, ${r.connections} connections, ${r.durationS} s each, commit ${r.commit}; `
       + (r.pinned ? `service and ceiling pinned to CPU ${r.pinned.service}, load generator to CPU ${r.pinned.load}` : 'NOT pinned'),
-    `ceiling (bare Fastify, 1 KB JSON), ${c.length} runs between the endpoints: ${Math.min(...c)}-${Math.max(...c)} req/s, p99 ${Math.min(...p99s)}-${Math.max(...p99s)} ms`,
+    `ceiling (bare Fastify, 1 KB JSON), ${c.length} runs between the endpoints: ${Math.min(...c)}-${Math.max(...c)} req/s, p99 ${Math.min(...p99s)}-${Math.max(...p99s)} ms`
+      + (cpus.length ? `, ${Math.min(...cpus)}-${Math.max(...cpus)} µs of CPU a request` : ''),
     '',
-    '| endpoint | req/s | p50 ms | p99 ms | of ceiling (before-after) | of its own ceiling | errors |',
-    '|---|---|---|---|---|---|---|',
+    '| endpoint | req/s | p50 ms | p99 ms | of ceiling (before-after) | of its own ceiling | server CPU µs/req | by CPU | errors |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   const above: string[] = [];
   for (const x of r.rows) {
     const [b, a] = x.neighbours ?? [0, 0];
     const share = x.neighbours ? `${pct(x.rps, (a + b) / 2)} (${pct(x.rps, b)}-${pct(x.rps, a)})` : '';
     if (x.neighbours && x.rps > Math.min(a, b)) above.push(x.name);
-    lines.push(`| ${x.name} | ${x.rps} | ${x.p50} | ${x.p99} | ${share} | ${x.own ? pct(x.rps, x.own) : ''} | ${x.errors} |`);
+    // By CPU: the ceiling's CPU per request over the endpoint's, as the share would be on a server doing nothing else.
+    const byCpu = x.cpuUs && x.neighbourCpuUs ? pct((x.neighbourCpuUs[0] + x.neighbourCpuUs[1]) / 2, x.cpuUs) : '';
+    lines.push(`| ${x.name} | ${x.rps} | ${x.p50} | ${x.p99} | ${share} | ${x.own ? pct(x.rps, x.own) : ''} | ${x.cpuUs ?? ''} | ${byCpu} | ${x.errors} |`);
   }
   const ranked = r.rows.find((x) => x.name === RANKED);
   const ours = r.rows.find((x) => x.name === 'search (limit 20, mix)');

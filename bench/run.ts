@@ -26,7 +26,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { cpuSplit, freePort, pinned, pinSelf, rssPeakMb } from './processes.js';
+import { cpuMicros, cpuSplit, freePort, pinned, pinSelf, rssPeakMb } from './processes.js';
 import { generateDemoRecords } from '../src/demo/generate.js';
 import { parsePostgresUrl } from '../src/store/postgres/index.js';
 import { queryMix } from './query-mix.js';
@@ -150,9 +150,14 @@ async function load(name: string, url: string, path: (i: number) => string, head
     }],
   });
   await run(warmup);
+  const pid = servedBy.get(url);
+  const cpu0 = pid ? cpuMicros(pid) : NaN;
   const r = await run(DURATION);
-  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  const cpuUs = pid ? Math.round(((cpuMicros(pid) - cpu0) / Math.max(1, r.requests.total)) * 10) / 10 : NaN;
+  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, ...(Number.isFinite(cpuUs) ? { cpuUs } : {}) };
 }
+/** The process answering at each base URL: a row's server CPU per request is read from it. */
+const servedBy = new Map<string, number>();
 const cycle = (paths: string[]) => (i: number) => paths[i % paths.length];
 const CEILING = 'bare fastify 1KB (ceiling)';
 
@@ -184,9 +189,11 @@ async function ceiling(): Promise<void> {
 async function endpoint(measured: Promise<Row | null>): Promise<Row | null> {
   const row = await measured;
   if (!row) return null;
-  const before = ceilings.at(-1)!.rps;
+  const before = ceilings.at(-1)!;
   await ceiling();
-  row.neighbours = [before, ceilings.at(-1)!.rps];
+  const after = ceilings.at(-1)!;
+  row.neighbours = [before.rps, after.rps];
+  if (before.cpuUs && after.cpuUs) row.neighbourCpuUs = [before.cpuUs, after.cpuUs];
   return row;
 }
 
@@ -224,7 +231,10 @@ async function startScript(script: string, cpus: string | undefined, env: NodeJS
   const [cmd, argv] = pinned(cpus, process.execPath, ['--import', 'tsx', join(root, 'bench', script)]);
   const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
-  return { child, url: `http://127.0.0.1:${port}` };
+  const url = `http://127.0.0.1:${port}`;
+  // Pinned, the child is taskset, which executes the script in its own process: the same pid.
+  servedBy.set(url, child.pid!);
+  return { child, url };
 }
 
 const bare = { url: '', stop: () => undefined as void };
@@ -242,6 +252,7 @@ async function startServer(env: NodeJS.ProcessEnv, port: number, cpus: string | 
   const [serve, serveArgs] = pinned(cpus, process.execPath, [join(root, 'bin', 'catalog.js'), 'serve']);
   const server: ChildProcess = spawn(serve, serveArgs, { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
+  servedBy.set(base, server.pid!);
   const start = Date.now();
   for (let i = 0; i < 3000; i++) {
     try {
