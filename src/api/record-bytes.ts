@@ -53,7 +53,10 @@ export class RecordBytes {
     const stamp = v.stamp;
     const hit = this.kept.get(v.listing);
     if (hit?.stamp === stamp) return hit;
-    const bytes = Buffer.from(serialize(this.present(v)));
+    const text = serialize(this.present(v));
+    // A memory of its own: a kept slice of Buffer's shared 8 KB pool would keep the whole pool alive.
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+    bytes.write(text);
     const kept = { stamp, bytes, digest: createHash('sha1').update(bytes).digest() };
     this.kept.set(v.listing, kept);
     return kept;
