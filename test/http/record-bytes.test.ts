@@ -1,8 +1,11 @@
 import Fastify from 'fastify';
+import type { TSchema } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordBytes } from '../../src/api/record-bytes.js';
 import { presentProduct } from '../../src/api/v1a/present.js';
-import { ProductRecord, SearchResponse } from '../../src/api/v1a/responses.js';
+import { ProductRecord, ProductsSearchResponse, SearchResponse } from '../../src/api/v1a/responses.js';
+import { presentListRecord } from '../../src/api/v2/present.js';
+import { ListRecord, SearchResponse as V2SearchResponse } from '../../src/api/v2/responses.js';
 import { ListingView } from '../../src/catalog/listing-views.js';
 import type { Listing } from '../../src/domain/listing.js';
 import { makeHarness, type Harness } from '../helpers/app.js';
@@ -23,16 +26,20 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+const SEARCH_ENVELOPE = { total: 7, limit: 20, offset: 0, has_more: true };
+
 /** A server whose one route answers `envelope` with `views()`'s records, by RecordBytes or by the schema's serializer. */
-async function server(records: RecordBytes, views: () => ListingView[], spliced: boolean) {
+async function server(records: RecordBytes, views: () => ListingView[], spliced: boolean, shape: Shape = {
+  schema: SearchResponse, envelope: SEARCH_ENVELOPE, present: presentProduct,
+}) {
   const app = Fastify();
-  app.get('/page', { schema: { response: { 200: SearchResponse } } }, async (_req, reply) => {
-    const envelope = { total: 7, limit: 20, offset: 0, has_more: true };
-    return spliced ? records.page(reply, { ...envelope, items: [] }, 'items', views()) : { ...envelope, items: views().map(presentProduct) };
-  });
+  app.get('/page', { schema: { response: { 200: shape.schema } } }, async (_req, reply) =>
+    (spliced ? records.page(reply, { ...shape.envelope, items: [] }, 'items', views()) : { ...shape.envelope, items: views().map(shape.present) }));
   await app.ready();
   return app;
 }
+
+interface Shape { schema: TSchema; envelope: Record<string, unknown>; present: (v: ListingView) => unknown }
 
 describe('RecordBytes', () => {
   it('writes the bytes the route serializer writes for the same answer', async () => {
@@ -48,6 +55,24 @@ describe('RecordBytes', () => {
     }
     const empty = await server(records, () => [], true);
     expect((await empty.inject('/page')).json()).toEqual({ total: 7, limit: 20, offset: 0, has_more: true, items: [] });
+  });
+
+  it('splices records into the middle of an envelope, and for V2 records, as the serializer writes them', async () => {
+    const now = h.clock.now();
+    const views = () => listings.map((l) => new ListingView(l, 2, null, now));
+    const shapes: Array<[RecordBytes, Shape]> = [
+      [new RecordBytes(presentProduct, ProductRecord), {
+        schema: ProductsSearchResponse, present: presentProduct,
+        // Members after the records, and a highlight whose text holds the member's own key.
+        envelope: { total: 3, total_count: 3, limit: 20, offset: 0, has_more: false, next_cursor: null, facets: null, highlights: { 1: '"items":[]' } },
+      }],
+      [new RecordBytes(presentListRecord, ListRecord), { schema: V2SearchResponse, present: presentListRecord, envelope: { query: 'zorblax', ...SEARCH_ENVELOPE } }],
+    ];
+    for (const [records, shape] of shapes) {
+      const [a, b] = [await (await server(records, views, true, shape)).inject('/page'), await (await server(records, views, false, shape)).inject('/page')];
+      expect(a.rawPayload.equals(b.rawPayload)).toBe(true);
+      expect(a.json().items).toHaveLength(3);
+    }
   });
 
   it('presents a listing again only when its object or its stamp changes, and tags the page from its parts', async () => {
