@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { ListingView } from '../catalog/listing-views.js';
 import type { Listing } from '../domain/listing.js';
+import { routeTagsAnswers } from '../http/cache.js';
 
 const COMMA = Buffer.from(',');
 
@@ -22,11 +23,15 @@ export class RecordBytes {
   /**
    * The answer the route's serializer would write for `envelope` with `views`' records in its array
    * member `field` (empty in `envelope`), as bytes: the envelope serialized alone, the kept records
-   * spliced in. The route's response schema still describes the answer. Its entity tag is set
-   * from the parts: the envelope's bytes and each record's digest, kept with the record, so the
-   * page is not hashed whole (a strong tag still: any byte that differs changes a part's hash).
+   * spliced in. The route's response schema still describes the answer. `extra` gives members a
+   * record gets per request (`,"name":value`, serialized), written after its kept members, as the
+   * serializer writes members added last to a free-form record.
+   *
+   * Where the route tags its answers, the entity tag is set from the parts: the envelope's bytes,
+   * each record's digest (kept with the record) and its extra members, so the page is not hashed
+   * whole (a strong tag still: any byte that differs changes a part's hash).
    */
-  page(reply: FastifyReply, envelope: Record<string, unknown>, field: string, views: readonly ListingView[]): Buffer {
+  page(reply: FastifyReply, envelope: Record<string, unknown>, field: string, views: readonly ListingView[], extra?: (v: ListingView) => string): Buffer {
     const text = String(reply.serialize(envelope));
     // Quotes inside a JSON string are escaped, so the member's key cannot appear in a value.
     const mark = `"${field}":[]`;
@@ -36,16 +41,25 @@ export class RecordBytes {
     const serialize = reply.compileSerializationSchema(this.schema as never) as (record: unknown) => string;
     const head = Buffer.from(text.slice(0, split));
     const tail = Buffer.from(text.slice(split));
-    const tag = createHash('sha1').update(`${head.length} ${tail.length} ${views.length}\n`).update(head).update(tail);
+    const tag = routeTagsAnswers(reply.request.method, reply.request.routeOptions.config)
+      ? createHash('sha1').update(`${head.length} ${tail.length} ${views.length}\n`).update(head).update(tail) : null;
     const parts: Buffer[] = [head];
     for (let i = 0; i < views.length; i++) {
       const record = this.record(views[i], serialize);
       if (i > 0) parts.push(COMMA);
-      parts.push(record.bytes);
-      tag.update(record.digest);
+      tag?.update(record.digest);
+      if (!extra) {
+        parts.push(record.bytes);
+        continue;
+      }
+      const members = extra(views[i]);
+      // The kept record without its closing brace, then the members and the brace.
+      parts.push(record.bytes.subarray(0, record.bytes.length - 1), Buffer.from(`${members}}`));
+      tag?.update(`${members.length} ${members}`);
     }
     parts.push(tail);
-    reply.type('application/json; charset=utf-8').header('ETag', `"${tag.digest('base64url')}"`);
+    reply.type('application/json; charset=utf-8');
+    if (tag) reply.header('ETag', `"${tag.digest('base64url')}"`);
     return Buffer.concat(parts);
   }
 

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordBytes } from '../../src/api/record-bytes.js';
 import { presentProduct } from '../../src/api/v1a/present.js';
 import { ProductRecord, ProductsSearchResponse, SearchResponse } from '../../src/api/v1a/responses.js';
+import { presentRecord as presentBRecord } from '../../src/api/v1b/present.js';
+import { SearchResponse as BSearchResponse } from '../../src/api/v1b/responses.js';
 import { presentListRecord } from '../../src/api/v2/present.js';
 import { ListRecord, SearchResponse as V2SearchResponse } from '../../src/api/v2/responses.js';
 import { ListingView } from '../../src/catalog/listing-views.js';
@@ -107,6 +109,28 @@ describe('RecordBytes', () => {
     expect(presented).toBe(8);
     expect(stale.items.map((i: { data_freshness: string; is_available: boolean }) => [i.data_freshness, i.is_available]))
       .toEqual([['very_stale', false], ['very_stale', false], ['very_stale', false]]);
+  });
+});
+
+describe('RecordBytes with members added per request (surface B search: each result\'s click_url)', () => {
+  it('writes what the serializer writes for the record with the member added last, and tags only a tagging route', async () => {
+    const now = h.clock.now();
+    const views = listings.map((l, i) => new ListingView(l, 1, i === 2 ? { amount: '15.00', currency: 'USD' } : null, now));
+    const link = (v: ListingView) => `https://catalog.example/v1/click/t${v.listing.id}?job_id="q"`;
+    const records = new RecordBytes(presentBRecord, BSearchResponse.properties.results.items);
+    const envelope = { total: 3, page: { limit: 20, offset: 0 }, response_time_ms: 4, cached: false };
+    const app = Fastify();
+    const schema = { response: { 200: BSearchResponse } };
+    app.get('/spliced', { schema, config: { etag: false } }, async (_req, reply) =>
+      records.page(reply, { results: [], ...envelope }, 'results', views, (v) => `,"click_url":${JSON.stringify(link(v))}`));
+    app.get('/tagged', { schema }, async (_req, reply) => records.page(reply, { results: [], ...envelope }, 'results', views, (v) => `,"click_url":${JSON.stringify(link(v))}`));
+    app.get('/serialized', { schema }, async () => ({ results: views.map((v) => Object.assign(presentBRecord(v), { click_url: link(v) })), ...envelope }));
+    await app.ready();
+    const [a, b] = [await app.inject('/spliced'), await app.inject('/serialized')];
+    expect(a.rawPayload.equals(b.rawPayload)).toBe(true);
+    expect(a.json().results.map((r: { click_url: string }) => r.click_url)).toEqual(views.map(link));
+    expect(a.headers.etag).toBeUndefined();
+    expect((await app.inject('/tagged')).headers.etag).toMatch(/^"[\w-]+"$/);
   });
 });
 

@@ -9,6 +9,7 @@ import { invalidInput } from '../../http/request-error.js';
 import { WireError } from '../../http/wire-error.js';
 import type { ListingFilter, SortKey } from '../../store/types.js';
 import { clean, priceBounds } from '../params.js';
+import { RecordBytes } from '../record-bytes.js';
 import { clickUrl } from './click-routes.js';
 import {
   FIELD_NAMES, presentCategory, presentCategoryRecord, presentCompact, presentCompareRecord, presentDaily, presentDeal, presentFields,
@@ -47,6 +48,7 @@ async function byUuid(c: Container, ref: string): Promise<Listing> {
 export function routes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const records = new RecordBytes(presentRecord, SearchResponse.properties.results.items);
 
     app.get('/v1/products/search', {
       constraints: { surface: 'B' },
@@ -83,14 +85,15 @@ export function routes(c: Container): FastifyPluginAsync {
         text: q.q, sort: q.sort as SortKey, limit: q.limit, offset,
         filter: clean({ categoryLike: q.category, brandLike: q.brand, domain: q.domain, countries, ...availability, ...bounds }),
       }, { currency });
-      const present = fields ? (v: (typeof r.items)[number]) => presentFields(v, fields) : q.compact ? presentCompact : presentRecord;
       const jobId = c.clicks.jobIdOf(q.shopping_job_id);
       const sign = await c.clicks.signer(req.principal!.keyId, jobId);
+      const link = (v: (typeof r.items)[number]) => clickUrl(c.origin(), sign(v.listing.id), jobId);
       req.cacheNote = { total: r.total };
-      return {
-        results: r.items.map((v) => Object.assign(present(v), { click_url: clickUrl(c.origin(), sign(v.listing.id), jobId) })),
-        total: r.total, page: { limit: q.limit, offset }, ...timing(reply),
-      };
+      const envelope = { total: r.total, page: { limit: q.limit, offset }, ...timing(reply) };
+      // The full record is kept per listing; its click_url, signed for this key, is added last.
+      if (!fields && !q.compact) return records.page(reply, { results: [], ...envelope }, 'results', r.items, (v) => `,"click_url":${JSON.stringify(link(v))}`);
+      const present = fields ? (v: (typeof r.items)[number]) => presentFields(v, fields) : presentCompact;
+      return { results: r.items.map((v) => Object.assign(present(v), { click_url: link(v) })), ...envelope };
     });
 
     app.get('/v1/products/:ref', {
