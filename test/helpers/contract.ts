@@ -17,10 +17,11 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export const contractViolations: string[] = [];
 
 export function checkResponseContracts(app: FastifyInstance): void {
-  const violation = (req: FastifyRequest, reply: FastifyReply, wire: unknown): Error | null => {
+  const schemaOf = (req: FastifyRequest, reply: FastifyReply): object | undefined => {
     const schemas = (req.routeOptions.schema?.response ?? {}) as Record<string, object>;
-    const schema = schemas[String(reply.statusCode)] ?? schemas[`${String(reply.statusCode)[0]}xx`];
-    if (!schema) return null;
+    return schemas[String(reply.statusCode)] ?? schemas[`${String(reply.statusCode)[0]}xx`];
+  };
+  const violation = (req: FastifyRequest, reply: FastifyReply, schema: object, wire: unknown): Error | null => {
     let validate = compiled.get(schema);
     if (!validate) {
       validate = ajv.compile({ ...schema, $id: undefined });
@@ -34,14 +35,15 @@ export function checkResponseContracts(app: FastifyInstance): void {
     return new Error(`response contract violated: ${problem}`);
   };
   app.addHook('preSerialization', (req, reply, payload, done) => {
-    if (payload === null || typeof payload !== 'object') return done(null, payload);
+    const schema = schemaOf(req, reply);
+    if (!schema || payload === null || typeof payload !== 'object') return done(null, payload);
     // The wire form: what JSON.stringify would send (undefined members dropped, dates as text).
-    const problem = violation(req, reply, JSON.parse(JSON.stringify(payload)));
-    done(problem as never, payload);
+    done(violation(req, reply, schema, JSON.parse(JSON.stringify(payload))) as never, payload);
   });
   // JSON a route wrote itself (api/record-bytes.ts) skips serialization: its bytes are checked.
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (!Buffer.isBuffer(payload) || !String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return done(null, payload);
-    done(violation(req, reply, JSON.parse(payload.toString())) as never, payload);
+    const schema = schemaOf(req, reply);
+    if (!schema || !Buffer.isBuffer(payload) || !String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return done(null, payload);
+    done(violation(req, reply, schema, JSON.parse(payload.toString())) as never, payload);
   });
 }
