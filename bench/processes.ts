@@ -24,7 +24,7 @@ export function rssPeakMb(pid: number): number {
 const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 /**
- * A process's CPU time so far, user and system, in µs (Linux, in clock ticks of 10 ms); NaN once it
+ * A process's CPU time so far, user and system, in µs (Linux, counted in clock ticks, usually 10 ms); NaN once it
  * has exited. Per request it is the server's cost whatever the load generator and the machine's
  * other work do to its throughput.
  */

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { ListingView } from '../catalog/listing-views.js';
 import type { Listing } from '../domain/listing.js';
-import { routeTagsAnswers } from '../http/cache.js';
+import { answerIsTagged } from '../http/cache.js';
 
 const COMMA = Buffer.from(',');
 
@@ -27,8 +27,8 @@ export class RecordBytes {
    * record gets per request (`,"name":value`, serialized), written after its kept members, as the
    * serializer writes members added last to a free-form record.
    *
-   * Where the route tags its answers, the entity tag is set from the parts: the envelope's bytes,
-   * each record's digest (kept with the record) and its extra members, so the page is not hashed
+   * Where the answer carries a tag (http/cache.ts `answerIsTagged`), it is set from the parts: the
+   * envelope's bytes, each record's digest (kept with the record) and its extra members, so the page is not hashed
    * whole (a strong tag still: any byte that differs changes a part's hash).
    */
   page(reply: FastifyReply, envelope: Record<string, unknown>, field: string, views: readonly ListingView[], extra?: (v: ListingView) => string): Buffer {
@@ -41,13 +41,14 @@ export class RecordBytes {
     const serialize = reply.compileSerializationSchema(this.schema as never) as (record: unknown) => string;
     const head = Buffer.from(text.slice(0, split));
     const tail = Buffer.from(text.slice(split));
-    const tag = routeTagsAnswers(reply.request.method, reply.request.routeOptions.config)
+    const tag = answerIsTagged(reply.request, reply)
       ? createHash('sha1').update(`${head.length} ${tail.length} ${views.length}\n`).update(head).update(tail) : null;
     const parts: Buffer[] = [head];
     for (let i = 0; i < views.length; i++) {
       const record = this.record(views[i], serialize);
       if (i > 0) parts.push(COMMA);
-      tag?.update(record.digest);
+      // A record's digest is made the first time a tagged page needs it.
+      if (tag) tag.update((record.digest ??= createHash('sha1').update(record.bytes).digest()));
       if (!extra) {
         parts.push(record.bytes);
         continue;
@@ -71,10 +72,10 @@ export class RecordBytes {
     // A memory of its own: a kept slice of Buffer's shared 8 KB pool would keep the whole pool alive.
     const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     bytes.write(text);
-    const kept = { stamp, bytes, digest: createHash('sha1').update(bytes).digest() };
+    const kept: Kept = { stamp, bytes, digest: null };
     this.kept.set(v.listing, kept);
     return kept;
   }
 }
 
-interface Kept { stamp: string; bytes: Buffer; digest: Buffer }
+interface Kept { stamp: string; bytes: Buffer; digest: Buffer | null }

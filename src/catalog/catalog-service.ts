@@ -272,8 +272,10 @@ export class CatalogService {
     return lists === this.similarLists ? lists.add(key, at, found) : SimilarLists.single(found);
   }
 
-  /** The in-memory index when it can answer (built, and holding every filter asked), else the store. */
-  /** `atHead`: this request has brought the index to the log's head already (IndexedSearch.search). */
+  /**
+   * The in-memory index when it can answer (built, and holding every filter asked), else the store.
+   * `atHead`: this request has brought the index to the log's head already (IndexedSearch.search).
+   */
   private async find(q: SearchQuery, atHead = false): Promise<SearchResult> {
     if (q.terms && widened(q.terms) && q.sort === 'relevance' && q.afterId === undefined && !q.exceptExact) {
       const { items, ...rest } = await forgivingPage({ ...q, terms: q.terms }, async (one) => {

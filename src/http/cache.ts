@@ -133,9 +133,9 @@ export function routeTagsAnswers(method: string, config: { etag?: boolean } | un
   return (method === 'GET' || method === 'HEAD') && config?.etag !== false;
 }
 
-/** Whether this answer carries a tag: its route's rule, and an answer that may be stored (not `no-store`, checked by the caller). */
-function carriesTag(req: FastifyRequest): boolean {
-  return routeTagsAnswers(req.method, req.routeOptions.config);
+/** Whether this answer carries a tag: its route's rule, and an answer that may be stored (not `no-store`). */
+export function answerIsTagged(req: FastifyRequest, reply: FastifyReply): boolean {
+  return routeTagsAnswers(req.method, req.routeOptions.config) && !String(reply.getHeader('Cache-Control') ?? '').includes('no-store');
 }
 
 export function installCache(app: FastifyInstance, cache: ResponseCache): void {
@@ -184,7 +184,7 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
     }
     // A route may tag its own answer (api/record-bytes.ts): it is not hashed again.
     const given = reply.getHeader('ETag') as string | undefined;
-    const tagged = carriesTag(req) && !String(reply.getHeader('Cache-Control') ?? '').includes('no-store');
+    const tagged = answerIsTagged(req, reply);
     const caching = req.cacheKey !== null && reply.getHeader('X-Cache') === 'MISS';
     if (!tagged && !caching) return done(null, payload);
     // Strings are JSON and SVG answers; a Buffer is an image (a PNG chart). A kept answer is
