@@ -7,7 +7,7 @@ import { profileOfListing } from '../domain/listing-profile.js';
 import { blockingKeys, compactProfile, encodeProfile, type MatchProfile } from '../domain/matching/index.js';
 import { listingUuid } from '../domain/listing-id.js';
 import { storedColumns } from '../domain/listing-columns.js';
-import { lineHash } from './line-hash.js';
+import { lineHash, plainStringEnd, unparsedLineHash, valueStart } from './line-hash.js';
 import { isObject, listingKeyOf, normalizeRecord, observedAtOf, type Rejection } from './normalize.js';
 
 export const MAX_LINE_BYTES = 1_000_000;
@@ -44,10 +44,15 @@ function prepare(r: NormalizedRecord, profile: MatchProfile): PreparedRecord {
 
 export const emptyBatch = (): ParsedBatch => ({ records: [], known: [], rejections: [], lines: 0, bytes: 0 });
 
-/** Whether the line is stored as it is (then it went into `out.known`). */
-function knownLine(text: string, line: number, raw: Record<string, unknown>, hash: string, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): boolean {
+type Stored = { id: number; hash: string | null } | undefined;
+/** A (source, sku) looked up for a line, kept for the parse that may follow. */
+interface Lookup { source: string; sku: string; stored: Stored }
+
+/** Whether the line is stored as it is (then it went into `out.known`); `before`: a look-up already made for it. */
+function knownLine(text: string, line: number, raw: Record<string, unknown>, hash: string, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>, before: Lookup | null): boolean {
   const key = listingKeyOf(raw);
-  const stored = key && opts.known!(key.source, key.sku);
+  if (!key) return false;
+  const stored = before && before.source === key.source && before.sku === key.sku ? before.stored : opts.known!(key.source, key.sku);
   if (!stored || stored.hash !== hash) return false;
   const observedAt = observedAtOf(raw, opts.now());
   if (observedAt === null) return false;
@@ -55,10 +60,44 @@ function knownLine(text: string, line: number, raw: Record<string, unknown>, has
   return true;
 }
 
+/**
+ * knownLine before JSON.parse, which costs more than the rest of a known line: source and sku as
+ * the text writes them (plain strings), the hash from the text. Where the text misleads (a nested
+ * `sku`, say), no stored hash is equal and the line is parsed. True when the line went into
+ * `out.known`; else the look-up made, if any.
+ */
+function knownUnparsed(text: string, line: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): true | Lookup | null {
+  const source = plainString(text, '"source"');
+  const sku = source === undefined ? undefined : plainString(text, '"sku"');
+  const key = sku === undefined ? null : listingKeyOf({ source, sku });
+  if (!key) return null;
+  const looked = { ...key, stored: opts.known!(key.source, key.sku) };
+  const u = looked.stored?.hash ? unparsedLineHash(text) : null;
+  if (!u || u.hash !== looked.stored!.hash) return looked;
+  const observedAt = observedAtOf({ observed_at: u.observedAt }, opts.now());
+  if (observedAt === null) return looked;
+  out.known.push({ known: true, line, id: looked.stored!.id, hash: u.hash, observedAt, text });
+  return true;
+}
+
+/** The first `key` member's value where it is a string written without escapes, else undefined. */
+function plainString(text: string, key: string): string | undefined {
+  const at = text.indexOf(key);
+  const from = at < 0 ? -1 : valueStart(text, at + key.length);
+  const end = from < 0 ? -1 : plainStringEnd(text, from);
+  return end < 0 ? undefined : text.slice(from + 1, end);
+}
+
 /** One input line (its number counts blank lines too) into `out`: a record, a rejection, or nothing when blank. */
 export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): void {
   if (!text.trim()) return;
   out.lines++;
+  let before: Lookup | null = null;
+  if (opts.known) {
+    const k = knownUnparsed(text, lineNo, out, opts);
+    if (k === true) return;
+    before = k;
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -68,7 +107,7 @@ export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: 
   }
   try {
     const hash = isObject(raw) ? lineHash(text, raw) : null;
-    if (hash !== null && opts.known && knownLine(text, lineNo, raw as Record<string, unknown>, hash, out, opts)) return;
+    if (hash !== null && opts.known && knownLine(text, lineNo, raw as Record<string, unknown>, hash, out, opts, before)) return;
     const n = normalizeRecord(raw, lineNo, opts.rates, opts.now());
     if (!n.ok) {
       out.rejections.push(n.rejection);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineHash } from '../../src/catalog/line-hash.js';
+import { lineHash, unparsedLineHash } from '../../src/catalog/line-hash.js';
 import { rec } from '../helpers/records.js';
 
 const hashOf = (text: string) => lineHash(text, JSON.parse(text) as Record<string, unknown>);
@@ -37,5 +37,28 @@ describe('lineHash: what a line says apart from when it was observed', () => {
 
   it('cuts a value that is not a string as well (normalizing decides whether it is a time)', () => {
     expect(hashOf(JSON.stringify(rec({ observed_at: null })))).toBe(hashOf(JSON.stringify(rec({ observed_at: 5 }))));
+  });
+});
+
+describe('unparsedLineHash: the same hash from the text alone', () => {
+  const unparsed = (text: string) => unparsedLineHash(text);
+
+  it('gives lineHash and the observed_at of a line that writes them plainly, or none', () => {
+    const a = JSON.stringify(rec({ observed_at: '2026-11-21T10:00:00Z' }));
+    expect(unparsed(a)).toEqual({ hash: hashOf(a), observedAt: '2026-11-21T10:00:00Z' });
+    const spaced = a.replace('"observed_at":', '"observed_at" :\t');
+    expect(unparsed(spaced)).toEqual({ hash: hashOf(spaced), observedAt: '2026-11-21T10:00:00Z' });
+    const { observed_at: _o, ...r } = rec();
+    const none = JSON.stringify(r);
+    expect(unparsed(none)).toEqual({ hash: hashOf(none), observedAt: undefined });
+  });
+
+  it('is null when observed_at is not a plain string; a nested one gives a hash no stored line has', () => {
+    expect(unparsed(JSON.stringify(rec({ observed_at: null })))).toBeNull();
+    expect(unparsed(JSON.stringify(rec({ observed_at: 5 })))).toBeNull();
+    expect(unparsed(JSON.stringify(rec()).replace('.000Z"', '.000\\u005a"'))).toBeNull();
+    const { observed_at: _o, ...r } = rec();
+    const nested = JSON.stringify({ ...r, metadata: { observed_at: '2026-01-01' } });
+    expect(unparsed(nested)!.hash).not.toBe(hashOf(nested));
   });
 });
