@@ -39,8 +39,6 @@ export interface ListingFilter {
   /** Discount against the listing's own price history (reference price), percent. */
   minHistoryDiscountPct?: number;
   ids?: number[];
-  /** Listings last observed at or after this ISO time. */
-  checkedSince?: string;
   /**
    * Listings the store last wrote a change to (`changed_at`, the server's clock, not the feed's
    * `updated_at`) at or after this ISO time: what a poller syncs (docs/sync.md).

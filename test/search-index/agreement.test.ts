@@ -110,7 +110,7 @@ describe('the search index agrees with the store', () => {
 
   it('leaves to the store the filters it does not hold', async () => {
     expect(await index.search({ filter: { ids: [1, 2] }, sort: 'newest', limit: 5, offset: 0 })).toBeNull();
-    expect(await index.search({ filter: { checkedSince: '2026-11-01T00:00:00.000Z' }, sort: 'newest', limit: 5, offset: 0 })).toBeNull();
+    expect(await index.search({ filter: { modifiedSince: '2026-11-01T00:00:00.000Z' }, sort: 'newest', limit: 5, offset: 0 })).toBeNull();
   });
 });
 

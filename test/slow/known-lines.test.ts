@@ -6,6 +6,7 @@ import { shippedRates } from '../../src/catalog/fx-service.js';
 import { IngestService, type IngestSummary } from '../../src/catalog/ingest.js';
 import type { KnownLine, NormalizedRecord } from '../../src/domain/ingest-record.js';
 import { createSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { lastCheckedAt } from '../../src/store/sqlite/listing-reads.js';
 import type { CatalogStore } from '../../src/store/types.js';
 import { rec } from '../helpers/records.js';
 
@@ -67,7 +68,7 @@ function importer(name: string) {
 function snapshot(store: SqliteStore) {
   const q = (sql: string) => store.db.prepare(sql).raw().all() as unknown[][];
   return {
-    listings: q('SELECT id, source, sku, title, price, price_sgd, last_checked_at, updated_at, group_id, line_hash FROM listings ORDER BY id'),
+    listings: q(`SELECT id, source, sku, title, price, price_sgd, ${lastCheckedAt()}, updated_at, group_id, line_hash FROM listings ORDER BY id`),
     observations: q('SELECT listing_id, observed_at, price FROM observations ORDER BY listing_id, observed_at'),
     events: q('SELECT kind, listing_id, payload FROM events ORDER BY id'),
   };
@@ -90,7 +91,7 @@ describe('known lines', () => {
     expect(fast.counted.stopped).toBe(0);
     expect((await plain.import(next, false))).toMatchObject({ updated: 60, unchanged: 540 });
     expect(snapshot(fast.store)).toEqual(snapshot(plain.store));
-    const row = fast.store.db.prepare("SELECT last_checked_at, updated_at, line_hash FROM listings WHERE sku = 'K-599'").get() as Record<string, string>;
+    const row = fast.store.db.prepare(`SELECT ${lastCheckedAt()} AS last_checked_at, updated_at, line_hash FROM listings WHERE sku = 'K-599'`).get() as Record<string, string>;
     expect(row).toMatchObject({ last_checked_at: day(1), updated_at: day(0) });
     expect(row.line_hash).toMatch(/=$/);
   });
@@ -132,7 +133,7 @@ describe('known lines', () => {
       { line: 401, field: 'observed_at', reason: 'must be an ISO 8601 time' },
     ]);
     expect(fast.counted.known).toBeGreaterThan(400);
-    const moved = fast.store.db.prepare("SELECT last_checked_at FROM listings WHERE sku IN ('K-400', 'K-500') ORDER BY sku").pluck().all();
+    const moved = fast.store.db.prepare(`SELECT ${lastCheckedAt()} FROM listings WHERE sku IN ('K-400', 'K-500') ORDER BY sku`).pluck().all();
     expect(moved).toEqual([day(0), day(1)]);
   });
 });

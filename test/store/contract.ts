@@ -64,6 +64,32 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect(l.updatedAt).toBe(at(20));
     });
 
+    it('every read sees a later check; an earlier one never lowers it, a change moves it on', async () => {
+      await ingest(store, [rec(), rec({ sku: 'X2', source: 'lazada_sg' })]);
+      await ingest(store, [rec({ observed_at: at(21) })]);
+      await ingest(store, [rec({ observed_at: at(20, 18) })]);
+      const checked = async () => {
+        const c = store.catalog;
+        const [one] = await c.getMany([1]);
+        const scanned: string[] = [];
+        for await (const x of c.scan({}, 1, 0)) scanned.push(x.lastCheckedAt);
+        const sampled = (await c.sample({ ids: [1] }, 1, 3)).listings.map((x) => x.lastCheckedAt);
+        const group = (await c.groupMembers(one.groupId)).find((x) => x.id === 1)!;
+        const offers = (await c.groupOffers([one.groupId], at(1))).get(one.groupId)!;
+        return [
+          (await c.getById(1))!.lastCheckedAt, one.lastCheckedAt, (await c.getByUuid(one.uuid))!.lastCheckedAt,
+          (await c.getBySku('SKU-1'))[0].lastCheckedAt, (await c.latestBy('sku', ['SKU-1'])).get('SKU-1')!.lastCheckedAt,
+          ...scanned, ...sampled, group.lastCheckedAt, offers.cheapest!.lastCheckedAt,
+        ];
+      };
+      expect(await checked()).toEqual(Array(9).fill(at(21)));
+      expect((await store.catalog.getById(2))!.lastCheckedAt).toBe(at(20));
+      await ingest(store, [rec({ price: '449.00', observed_at: at(22) })]);
+      expect(await checked()).toEqual(Array(9).fill(at(22)));
+      await ingest(store, [rec({ price: '449.00', observed_at: at(23) })]);
+      expect(await checked()).toEqual(Array(9).fill(at(23)));
+    });
+
     it('a price change appends an observation and a price_change event in the same batch', async () => {
       await ingest(store, [rec({ price: '499.00' })]);
       await ingest(store, [rec({ price: '449.00', observed_at: at(21) }), rec({ price: '429.00', observed_at: at(22) })]);

@@ -93,7 +93,7 @@ export class IndexedSearch {
    * already brought the index to the log's head (`forgiving`), so the head is not read again.
    */
   async search(q: SearchQuery, atHead = false): Promise<IndexAnswer | null> {
-    if (this.status !== 'ready' || q.filter.ids || q.filter.checkedSince || q.filter.modifiedSince || q.filter.stockLevels) return null;
+    if (this.status !== 'ready' || q.filter.ids || q.filter.modifiedSince || q.filter.stockLevels) return null;
     if (!atHead && !(await this.current())) return null;
     this.forgetIfMoved();
     const key = JSON.stringify(q);

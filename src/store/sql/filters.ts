@@ -27,7 +27,6 @@ export function whereOf(f: ListingFilter): Where {
   if (f.minDiscountPct !== undefined) { parts.push('l.discount_pct >= ? AND l.discount_pct > 0'); params.push(f.minDiscountPct); }
   if (f.minHistoryDiscountPct !== undefined) { parts.push('l.history_discount_pct >= ? AND l.history_discount_pct > 0'); params.push(f.minHistoryDiscountPct); }
   if (f.ids) { parts.push(`l.id IN (${f.ids.map(() => '?').join(',') || 'NULL'})`); params.push(...f.ids); }
-  if (f.checkedSince) { parts.push('l.last_checked_at >= ?'); params.push(f.checkedSince); }
   if (f.modifiedSince) { parts.push('l.changed_at >= ?'); params.push(f.modifiedSince); }
   if (f.excludeAccessories) parts.push('l.accessory = 0');
   return { sql: parts.length ? parts.join(' AND ') : '1', params };

@@ -14,8 +14,8 @@ import { AVAILABILITY_COUNTS, LOOKUP_COLUMN, brandCountsSql } from '../sql/looku
 import { collectObservations, observationsForSql, type ObservationRow } from '../sql/signals.js';
 import { ftsGroups, ftsQuery } from './fts-query.js';
 import { SqliteIngestWriter } from './ingest.js';
-import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
-import { IN_LIST_MAX, inList, listingColumns, rowOf, Statements } from './listing-reads.js';
+import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type SearchDocRow } from '../sql/listing-row.js';
+import { IN_LIST_MAX, inList, lastCheckedAt, LISTING_COLUMN_NAMES, listingColumns, rowOf, Statements } from './listing-reads.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 
 const RANK = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
@@ -124,7 +124,7 @@ export class SqliteCatalog implements CatalogStore {
     for (let i = 0; i < unique.length; i += IN_LIST_MAX) {
       const { params, marks } = inList(unique.slice(i, i + IN_LIST_MAX));
       // Each value's rows from the column's index, the most recently updated kept (getBySku's first).
-      const rows = this.q.get(`SELECT ${COLS} FROM (SELECT ${COLS}, row_number() OVER (PARTITION BY ${col} ORDER BY updated_at DESC, id DESC) AS rn
+      const rows = this.q.get(`SELECT ${LISTING_COLUMN_NAMES} FROM (SELECT ${COLS}, row_number() OVER (PARTITION BY ${col} ORDER BY updated_at DESC, id DESC) AS rn
         FROM listings WHERE ${col} IN (${marks})) WHERE rn = 1`, true).all(...params) as unknown[][];
       for (const r of rows) {
         const l = toListing(rowOf(r));
@@ -164,16 +164,16 @@ export class SqliteCatalog implements CatalogStore {
   }
 
   /**
-   * Every member of the groups from the group index alone (it holds what the buy box reads), folded
-   * by the domain's own offer rule: no listing row is read, where an aggregate in SQL read each
-   * member's row twice and the cheapest's a third time.
+   * Every member of the groups from the group index (it holds what the buy box reads) and the later
+   * checks beside it, folded by the domain's own offer rule: no listing row is read, where an
+   * aggregate in SQL read each member's row twice and the cheapest's a third time.
    */
   async groupOffers(groupIds: number[], offeredSince: string): Promise<Map<number, GroupOffers>> {
     const ids = [...new Set(groupIds)];
     const members = new Map<number, GroupMember[]>();
     for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
       const { params, marks } = inList(ids.slice(i, i + IN_LIST_MAX));
-      const rows = this.q.get(`SELECT group_id, id, in_stock, price_sgd_minor, last_checked_at, price, currency FROM listings
+      const rows = this.q.get(`SELECT group_id, id, in_stock, price_sgd_minor, ${lastCheckedAt()}, price, currency FROM listings
         WHERE group_id IN (${marks})`, true).all(...params) as GroupMemberRow[];
       for (const [g, id, inStock, minor, checked, price, currency] of rows) {
         const m: GroupMember = { listingId: id, inStock: inStock === null ? null : inStock !== 0, priceSgdMinor: minor ?? 0, lastCheckedAt: checked, price, currency };
@@ -296,16 +296,16 @@ export class SqliteCatalog implements CatalogStore {
     const w = whereOf(filter);
     const first = this.db.prepare(`SELECT l.id FROM listings l WHERE ${w.sql} ORDER BY l.id LIMIT 1 OFFSET ?`).pluck().get(...w.params, offset) as number | undefined;
     if (first === undefined) return;
-    const chunk = this.db.prepare(`SELECT l.* FROM listings l WHERE ${w.sql} AND l.id >= ? ORDER BY l.id LIMIT ?`);
+    const chunk = this.db.prepare(`SELECT ${listingColumns('l')} FROM listings l WHERE ${w.sql} AND l.id >= ? ORDER BY l.id LIMIT ?`).raw();
     let from = first;
     let left = limit;
     while (left > 0) {
       // Chunks by id, never one long-lived cursor: other requests may write between two chunks.
-      const rows = chunk.all(...w.params, from, Math.min(SCAN_CHUNK, left)) as ListingRow[];
-      for (const r of rows) yield toListing(r);
+      const rows = chunk.all(...w.params, from, Math.min(SCAN_CHUNK, left)) as unknown[][];
+      for (const r of rows) yield toListing(rowOf(r));
       left -= rows.length;
       if (rows.length < SCAN_CHUNK) return;
-      from = rows[rows.length - 1].id + 1;
+      from = (rows[rows.length - 1][0] as number) + 1;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
@@ -353,13 +353,13 @@ export class SqliteCatalog implements CatalogStore {
     const total = w.sql === '1' ? await this.count() : (this.db.prepare(`SELECT count(*) FROM listings l WHERE ${w.sql}`).pluck().get(...w.params) as number);
     const { lo, hi } = this.s.bounds.get() as { lo: number | null; hi: number | null };
     if (!total || lo === null || hi === null) return { listings: [], total };
-    const seek = this.db.prepare(`SELECT l.* FROM listings l WHERE ${w.sql} AND l.id >= ? ORDER BY l.id LIMIT 1`);
+    const seek = this.db.prepare(`SELECT ${listingColumns('l')} FROM listings l WHERE ${w.sql} AND l.id >= ? ORDER BY l.id LIMIT 1`).raw();
     const seen = new Map<number, Listing>();
     let state = seed >>> 0 || 1;
     for (let tries = 0; seen.size < Math.min(limit, total) && tries < limit * 4; tries++) {
       state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      const row = (seek.get(...w.params, lo + (state % (hi - lo + 1))) ?? seek.get(...w.params, lo)) as ListingRow | undefined;
-      if (row) seen.set(row.id, toListing(row));
+      const row = (seek.get(...w.params, lo + (state % (hi - lo + 1))) ?? seek.get(...w.params, lo)) as unknown[] | undefined;
+      if (row) seen.set(row[0] as number, toListing(rowOf(row)));
     }
     return { listings: [...seen.values()], total };
   }

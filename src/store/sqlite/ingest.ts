@@ -117,10 +117,15 @@ export class SqliteIngestWriter {
       setGroup: db.prepare('UPDATE listings SET group_id = ?, match_profile = ? WHERE id = ? AND match_profile IS NULL'),
       insert: db.prepare(`INSERT INTO listings (id, uuid, group_id, match_profile, created_at, changed_at, line_hash, ${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length + 7)})`),
       written: db.prepare(`SELECT ${COLUMNS.join(', ')} FROM listings WHERE id = ?`).raw(),
+      // A later check goes beside the row, in listing_checks (listing-reads.ts lastCheckedAt), never lowering it.
+      touch: db.prepare(`INSERT INTO listing_checks (listing_id, checked_at) SELECT id, ? FROM listings WHERE id = ? AND last_checked_at < ?
+        ON CONFLICT (listing_id) DO UPDATE SET checked_at = excluded.checked_at WHERE excluded.checked_at > checked_at`),
       // A line with no hash (written escaped) leaves the listing's as it was: it still describes the listing.
-      touch: db.prepare('UPDATE listings SET last_checked_at = ?, line_hash = coalesce(?, line_hash) WHERE id = ?'),
+      rehash: db.prepare('UPDATE listings SET line_hash = ? WHERE id = ? AND line_hash IS NOT ?'),
       // A known line's listing, checked later, when it still has the line's hash; else `knownRow` says why not.
-      touchKnown: db.prepare('UPDATE listings SET last_checked_at = ? WHERE id = ? AND line_hash = ? AND last_checked_at < ?'),
+      touchKnown: db.prepare(`INSERT INTO listing_checks (listing_id, checked_at)
+        SELECT id, ? FROM listings WHERE id = ? AND line_hash = ? AND last_checked_at < ?
+        ON CONFLICT (listing_id) DO UPDATE SET checked_at = excluded.checked_at WHERE excluded.checked_at > checked_at`),
       knownRow: db.prepare('SELECT line_hash FROM listings WHERE id = ?').pluck(),
       ftsDelete: db.prepare('DELETE FROM listings_fts WHERE rowid = ?'),
       ftsInsert: db.prepare('INSERT INTO listings_fts (rowid, title, brand, category) VALUES (?, ?, ?, ?)'),
@@ -333,7 +338,8 @@ export class SqliteIngestWriter {
       const uuid = prev?.uuid ?? r.stored?.uuid ?? r.prepared?.uuid ?? listingUuid(r.source, r.sku);
       const lineHash = r.stored?.lineHash ?? null;
       if (plan.state && plan.outcome === 'unchanged') {
-        this.s.touch.run(plan.state.lastCheckedAt, lineHash, id);
+        this.s.touch.run(plan.state.lastCheckedAt, id, plan.state.lastCheckedAt);
+        if (lineHash !== null) this.s.rehash.run(lineHash, id, lineHash);
       } else if (plan.state) {
         const values = stateValues(plan.state, r.stored);
         if (!prev) id = ++lastId;

@@ -20,10 +20,23 @@ void everyFieldRead;
 /** How many columns `listingColumns()` selects (what a query selects after them starts here). */
 export const LISTING_COLUMN_COUNT = COLUMNS.length;
 
+/**
+ * A listing's last check: its row's, or a later one kept in listing_checks. Most lines of a feed
+ * imported again only check a listing; written into its row (about 3 KB, one to a page) each such
+ * check wrote a page of the table again. `alias` is the listings table's alias, if it has one.
+ */
+export function lastCheckedAt(alias?: string): string {
+  const p = alias ? `${alias}.` : '';
+  return `max(${p}last_checked_at, coalesce((SELECT c.checked_at FROM listing_checks c WHERE c.listing_id = ${p}id), ''))`;
+}
+
 /** `l.id, l.uuid, ...` (or bare names without an alias), in the order `rowOf` reads them. */
 export function listingColumns(alias?: string): string {
-  return COLUMNS.map((c) => (alias ? `${alias}.${c}` : c)).join(', ');
+  return COLUMNS.map((c) => (c === 'last_checked_at' ? `${lastCheckedAt(alias)} AS last_checked_at` : alias ? `${alias}.${c}` : c)).join(', ');
 }
+
+/** The column names alone: what a query selects again from a subquery over `listingColumns()`. */
+export const LISTING_COLUMN_NAMES = COLUMNS.join(', ');
 
 /**
  * A raw row (a statement in `.raw()` mode over `listingColumns()`) as the ListingRow `toListing`

@@ -458,4 +458,14 @@ CREATE INDEX listings_changed ON listings (changed_at, id);
 ALTER TABLE listings ADD COLUMN line_hash TEXT;
 `,
   },
+  {
+    version: 17,
+    name: 'later checks apart',
+    // A check that changes nothing else (most lines of a feed imported again) is kept here, not in
+    // the listing's row: that rewrote the whole row's page, and the group index's entry. A listing's
+    // last check is the later of the two (listing-reads.ts lastCheckedAt).
+    sql: `
+CREATE TABLE listing_checks (listing_id INTEGER PRIMARY KEY, checked_at TEXT NOT NULL);
+`,
+  },
 ];
