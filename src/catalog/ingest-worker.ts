@@ -3,10 +3,11 @@
 // ingest-parallel.ts, which deals the pieces out and puts the records back in order.
 import { parentPort, workerData } from 'node:worker_threads';
 import Big from 'big.js';
-import BetterSqlite3, { type Statement } from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
 import { emptyBatch, MAX_LINE_BYTES, parseLine } from './ingest-lines.js';
+import { KnownRows } from './known-rows.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './ingest-parallel.js';
 import { packRecords } from './record-codec.js';
 
@@ -19,11 +20,8 @@ const rates: RateTable = {
 };
 
 // Read-only, on a connection of its own: what the store holds for a (source, sku) when its piece is parsed.
-let lookup: Statement | null = null;
-const known = (source: string, sku: string) => {
-  const row = lookup!.get(source, sku) as [number, string | null] | undefined;
-  return row && { id: row[0], hash: row[1] };
-};
+let lookup: KnownRows | null = null;
+const known = (source: string, sku: string) => lookup!.get(source, sku);
 
 port.on('message', (m: ToWorker) => {
   try {
@@ -34,7 +32,10 @@ port.on('message', (m: ToWorker) => {
       const db = new BetterSqlite3(setup.lookup, { readonly: true });
       // The (source, sku) index and the rows' pages a re-import walks through, in order.
       db.pragma('cache_size = -65536');
-      lookup = db.prepare('SELECT id, line_hash FROM listings WHERE source = ? AND sku = ?').raw();
+      lookup = new KnownRows(
+        db.prepare('SELECT id, line_hash FROM listings WHERE source = ? AND sku = ?').raw(),
+        db.prepare('SELECT id, source, sku, line_hash FROM listings WHERE id > ? ORDER BY id LIMIT ?').raw(),
+      );
     }
     const opts = { rates, now: () => at, prepare: m.prepare, known: m.known && lookup ? known : undefined };
     const batch = emptyBatch();
