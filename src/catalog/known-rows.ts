@@ -12,10 +12,10 @@ export interface StoredLine {
 /**
  * The id and line hash stored for a (source, sku), as a parse worker looks them up (ingest-lines.ts
  * ParseOptions.known). A feed imported again mostly lists its lines in the order its listings were
- * first stored, one id after another. Once two lines in a row are, the rows after the last are read
- * in one range scan (a point look-up costs several times a row of a scan), more of them each time
- * the lines keep following; a line that does not ends the run. A feed in another order costs one
- * point look-up a line, as without this.
+ * first stored, one id after another. Once a line's listing is the one after the previous line's,
+ * the rows after it are read in one range scan (a point look-up costs several times a row of a
+ * scan), more of them each time the lines keep following; a line that does not ends the run. A
+ * feed in another order costs one point look-up a line, as without this.
  */
 export class KnownRows {
   private ahead = new Map<string, StoredLine>();

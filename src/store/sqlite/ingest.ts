@@ -118,7 +118,7 @@ export class SqliteIngestWriter {
       insert: db.prepare(`INSERT INTO listings (id, uuid, group_id, match_profile, created_at, changed_at, line_hash, ${COLUMNS.join(', ')}) VALUES (${marks(COLUMNS.length + 7)})`),
       written: db.prepare(`SELECT ${COLUMNS.join(', ')} FROM listings WHERE id = ?`).raw(),
       // A later check goes beside the row, in listing_checks (listing-reads.ts lastCheckedAt), never lowering
-      // it (see `check`). As one INSERT ... SELECT this cost 2.5 times the two statements.
+      // it (see `check`). Two statements: as one INSERT ... SELECT it cost more than both (bench/RESULTS.md).
       checkable: db.prepare('SELECT 1 FROM listings WHERE id = ? AND last_checked_at < ?').pluck(),
       checkableKnown: db.prepare('SELECT 1 FROM listings WHERE id = ? AND last_checked_at < ? AND line_hash = ?').pluck(),
       check: db.prepare(`INSERT INTO listing_checks (listing_id, checked_at) VALUES (?, ?)
