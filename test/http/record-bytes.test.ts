@@ -112,6 +112,44 @@ describe('RecordBytes', () => {
   });
 });
 
+describe('RecordBytes pages', () => {
+  it('answers the same envelope and records with the bytes made the first time; any change makes them again', async () => {
+    const records = new RecordBytes(presentProduct, ProductRecord);
+    let views = listings.map((l) => new ListingView(l, 1, null, h.clock.now()));
+    let envelope: Record<string, unknown> = SEARCH_ENVELOPE;
+    const made: Buffer[] = [];
+    const app = Fastify();
+    app.get('/page', { schema: { response: { 200: SearchResponse } } }, async (req, reply) => {
+      const extra = (req.query as { extra?: string }).extra ? () => ',"x":1' : undefined;
+      const bytes = records.page(reply, { ...envelope, items: [] }, 'items', views, extra);
+      made.push(bytes);
+      return bytes;
+    });
+    await app.ready();
+    const first = await app.inject('/page');
+    const again = await app.inject('/page');
+    expect(made[1]).toBe(made[0]);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+
+    views = views.map((v, i) => (i === 2 ? new ListingView(v.listing, 5, null, h.clock.now()) : v));
+    const counted = await app.inject('/page');
+    expect(made[2]).not.toBe(made[1]);
+    expect(counted.json().items[2].competitor_count).toBe(5);
+    expect(counted.headers.etag).not.toBe(first.headers.etag);
+
+    envelope = { ...SEARCH_ENVELOPE, total: 8 };
+    expect((await app.inject('/page')).json().total).toBe(8);
+    expect(made[3]).not.toBe(made[2]);
+
+    // Members made per request are never answered from a kept page.
+    await app.inject('/page?extra=1');
+    await app.inject('/page?extra=1');
+    expect(made[5]).not.toBe(made[4]);
+    expect(made[5].equals(made[4])).toBe(true);
+  });
+});
+
 describe('RecordBytes with members added per request (surface B search: each result\'s click_url)', () => {
   it('writes what the serializer writes for the record with the member added last, and tags only a tagging route', async () => {
     const now = h.clock.now();
