@@ -22,8 +22,8 @@ export const LISTING_COLUMN_COUNT = COLUMNS.length;
 
 /**
  * A listing's last check: its row's, or a later one kept in listing_checks. Most lines of a feed
- * imported again only check a listing; written into its row (about 3 KB, one to a page) each such
- * check wrote a page of the table again. `alias` is the listings table's alias, if it has one.
+ * imported again only check a listing; written into its row (about 3 KB, five to a 16 KB page),
+ * each such check wrote a page of the table again. `alias` is the listings table's alias, if any.
  */
 export function lastCheckedAt(alias?: string): string {
   const p = alias ? `${alias}.` : '';
