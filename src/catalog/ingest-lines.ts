@@ -53,11 +53,7 @@ function knownLine(text: string, line: number, raw: Record<string, unknown>, has
   const key = listingKeyOf(raw);
   if (!key) return false;
   const stored = before && before.source === key.source && before.sku === key.sku ? before.stored : opts.known!(key.source, key.sku);
-  if (!stored || stored.hash !== hash) return false;
-  const observedAt = observedAtOf(raw, opts.now());
-  if (observedAt === null) return false;
-  out.known.push({ known: true, line, id: stored.id, hash, observedAt, text });
-  return true;
+  return stored?.hash === hash && pushKnown(text, line, stored.id, hash, raw, out, opts);
 }
 
 /**
@@ -74,9 +70,14 @@ function knownUnparsed(text: string, line: number, out: ParsedBatch, opts: Omit<
   const looked = { ...key, stored: opts.known!(key.source, key.sku) };
   const u = looked.stored?.hash ? unparsedLineHash(text) : null;
   if (!u || u.hash !== looked.stored!.hash) return looked;
-  const observedAt = observedAtOf({ observed_at: u.observedAt }, opts.now());
-  if (observedAt === null) return looked;
-  out.known.push({ known: true, line, id: looked.stored!.id, hash: u.hash, observedAt, text });
+  return pushKnown(text, line, looked.stored!.id, u.hash, { observed_at: u.observedAt }, out, opts) || looked;
+}
+
+/** Puts a known line of listing `id` into `out`, observed when its `observed_at` says (false when that is no time). */
+function pushKnown(text: string, line: number, id: number, hash: string, raw: Record<string, unknown>, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): boolean {
+  const observedAt = observedAtOf(raw, opts.now());
+  if (observedAt === null) return false;
+  out.known.push({ known: true, line, id, hash, observedAt, text });
   return true;
 }
 
