@@ -7,8 +7,9 @@ import { answerIsTagged } from '../http/cache.js';
 import { TwoGenerationCache } from '../domain/id-caches.js';
 
 const COMMA = Buffer.from(',');
-/** Pages kept per generation (up to two): a search page is about 26 KB. */
+/** Pages kept per generation (up to two), and the largest kept: a search page of 20 is about 26 KB. */
 const PAGES = 128;
+const LARGEST_KEPT_PAGE = 64 * 1024;
 
 /**
  * The records of listing views as serialized bytes, kept per listing object and reused while the
@@ -22,7 +23,8 @@ export class RecordBytes {
   /**
    * The last answer made for an envelope's text, with the kept records it holds: the same text and
    * the same records are the same bytes, so a popular page is not joined and hashed again (nor is
-   * a new 26 KB buffer made per request, which the garbage collector pays for).
+   * a new 26 KB buffer made per request, which the garbage collector pays for). Bounded: at most
+   * 2 x PAGES pages of up to LARGEST_KEPT_PAGE bytes (16 MB).
    */
   private readonly pages = new TwoGenerationCache<string, Page>(PAGES);
 
@@ -37,8 +39,8 @@ export class RecordBytes {
    * serializer writes members added last to a free-form record.
    *
    * Where the answer carries a tag (http/cache.ts `answerIsTagged`), it is set from the parts: the
-   * envelope's bytes, each record's digest (kept with the record) and its extra members, so the page is not hashed
-   * whole (a strong tag still: any byte that differs changes a part's hash).
+   * envelope's bytes, each record's digest (kept with the record) and its extra members, so the
+   * page is not hashed whole (a strong tag still: any byte that differs changes a part's hash).
    */
   page(reply: FastifyReply, envelope: Record<string, unknown>, field: string, views: readonly ListingView[], extra?: (v: ListingView) => string): Buffer {
     const text = String(reply.serialize(envelope));
@@ -77,7 +79,7 @@ export class RecordBytes {
     parts.push(tail);
     const page: Page = { records, bytes: Buffer.concat(parts), tag: tag && `"${tag.digest('base64url')}"` };
     if (page.tag) reply.header('ETag', page.tag);
-    if (!extra) this.pages.set(text, page);
+    if (!extra && page.bytes.length <= LARGEST_KEPT_PAGE) this.pages.set(text, page);
     return page.bytes;
   }
 

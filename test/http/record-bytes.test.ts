@@ -147,6 +147,14 @@ describe('RecordBytes pages', () => {
     await app.inject('/page?extra=1');
     expect(made[5]).not.toBe(made[4]);
     expect(made[5].equals(made[4])).toBe(true);
+
+    // A page over 64 KB is not kept: bounded memory whatever pages clients ask for.
+    views = Array.from({ length: 80 }, (_, i) => new ListingView(listings[i % listings.length], 1, null, h.clock.now()));
+    await app.inject('/page');
+    await app.inject('/page');
+    expect(made[6].length).toBeGreaterThan(64 * 1024);
+    expect(made[7]).not.toBe(made[6]);
+    expect(made[7].equals(made[6])).toBe(true);
   });
 });
 
