@@ -63,6 +63,17 @@ describe('ETag and 304 on cacheable GETs', () => {
     }
   });
 
+  // The A detail route serializes with its own schema (a SKU or a product record): Fastify then
+  // sets no Content-Type itself, and the first answer once went out without one.
+  it('sends a kept answer with the Content-Type of the first, JSON with its charset', async () => {
+    for (const url of [...tagged(), '/v1/products/TAG-1', `/v1/products/${uuid}`]) {
+      const first = await get(url);
+      const hit = await get(url);
+      expect(first.headers['content-type'], url).toBe('application/json; charset=utf-8');
+      expect(hit.headers['content-type'], url).toBe(first.headers['content-type']);
+    }
+  });
+
   it('answers 304 from the response cache as from a computed answer, with the tag stored once', async () => {
     const url = `/v1/products/${id}`;
     const a = await get(url);

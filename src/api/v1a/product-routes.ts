@@ -44,6 +44,9 @@ const HistoryQuery = Query({
 
 const Ref = Type.Object({ ref: Str({ minLength: 1, maxLength: 200, description: 'integer product id, or SKU' }) });
 
+/** What Fastify sends JSON as; a reply with a serializer of its own gets no Content-Type from it. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 export function productRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
@@ -88,10 +91,10 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       const q = req.query;
       if (found.form === 'sku') {
         const detail = await c.products.skuDetail(found.listing, q.currency);
-        return reply.serializer(reply.compileSerializationSchema(SkuDetailResponse as never))
+        return reply.serializer(reply.compileSerializationSchema(SkuDetailResponse as never)).type(JSON_TYPE)
           .send(presentSkuDetail(detail, { variants: q.include_variants, merchantLinks: q.include_merchant_links }));
       }
-      return reply.serializer(reply.compileSerializationSchema(ProductRecord as never)).send(presentProduct(await c.products.view(found.listing, q.currency)));
+      return reply.serializer(reply.compileSerializationSchema(ProductRecord as never)).type(JSON_TYPE).send(presentProduct(await c.products.view(found.listing, q.currency)));
     });
 
     app.get('/v1/products/:ref/price-history', {
