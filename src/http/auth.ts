@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator, Principal } from '../accounts/authenticator.js';
 import type { AuthGuard, CredentialKind } from '../accounts/auth-guard.js';
@@ -20,15 +21,25 @@ export const REGISTRATION_HELP = {
   oauth: 'GET /.well-known/oauth-authorization-server for OAuth 2.1 client credentials',
 };
 
-/** The four accepted forms of spec 5.2, in order of preference. */
-export function credentialOf(req: FastifyRequest): string | null {
-  const auth = req.headers.authorization;
+/**
+ * The credential of the three header forms of spec 5.2, in order of preference; undefined when
+ * the request sends none in a header (an Authorization header that names none is null).
+ */
+export function headerCredential(headers: IncomingHttpHeaders): string | null | undefined {
+  const auth = headers.authorization;
   if (auth) {
     const m = /^(Bearer|ApiKey)\s+(\S+)\s*$/i.exec(auth);
     return m ? m[2] : auth.trim() || null;
   }
-  const header = req.headers['x-api-key'];
+  const header = headers['x-api-key'];
   if (typeof header === 'string' && header.trim()) return header.trim();
+  return undefined;
+}
+
+/** The four accepted forms of spec 5.2, in order of preference. */
+export function credentialOf(req: FastifyRequest): string | null {
+  const given = headerCredential(req.headers);
+  if (given !== undefined) return given;
   const q = (req.query as Record<string, unknown> | undefined)?.api_key;
   return typeof q === 'string' && q.trim() ? q.trim() : null;
 }

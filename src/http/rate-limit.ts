@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QuotaDecision, QuotaService, WindowState } from '../accounts/quota.js';
 import { tierAtLeast } from '../domain/tier.js';
@@ -16,17 +17,26 @@ declare module 'fastify' {
 
 const epoch = (d: Date) => String(Math.floor(d.getTime() / 1000));
 
-/** X-RateLimit-* (the per-minute window), X-DailyQuota-* (omitted when unlimited) and the IETF RateLimit fields. */
-export function setLimitHeaders(reply: FastifyReply, minute: WindowState, day: WindowState | null): void {
-  reply.header('X-RateLimit-Limit', String(minute.limit)).header('X-RateLimit-Remaining', String(minute.remaining)).header('X-RateLimit-Reset', epoch(minute.resetAt));
-  const policy = [`"minute";q=${minute.limit};w=60`];
-  const current = [`"minute";r=${minute.remaining};t=${minute.retryAfter}`];
+/** X-RateLimit-* (the per-minute window), X-DailyQuota-* (omitted when unlimited) and the IETF RateLimit fields, in that order. */
+export function eachLimitHeader(minute: WindowState, day: WindowState | null, put: (name: string, value: string) => void): void {
+  put('x-ratelimit-limit', String(minute.limit));
+  put('x-ratelimit-remaining', String(minute.remaining));
+  put('x-ratelimit-reset', epoch(minute.resetAt));
+  let policy = `"minute";q=${minute.limit};w=60`;
+  let current = `"minute";r=${minute.remaining};t=${minute.retryAfter}`;
   if (day && day.limit !== null) {
-    reply.header('X-DailyQuota-Limit', String(day.limit)).header('X-DailyQuota-Remaining', String(day.remaining)).header('X-DailyQuota-Reset', epoch(day.resetAt));
-    policy.push(`"day";q=${day.limit};w=86400`);
-    current.push(`"day";r=${day.remaining};t=${day.retryAfter}`);
+    put('x-dailyquota-limit', String(day.limit));
+    put('x-dailyquota-remaining', String(day.remaining));
+    put('x-dailyquota-reset', epoch(day.resetAt));
+    policy += `, "day";q=${day.limit};w=86400`;
+    current += `, "day";r=${day.remaining};t=${day.retryAfter}`;
   }
-  reply.header('RateLimit-Policy', policy.join(', ')).header('RateLimit', current.join(', '));
+  put('ratelimit-policy', policy);
+  put('ratelimit', current);
+}
+
+export function setLimitHeaders(reply: FastifyReply, minute: WindowState, day: WindowState | null): void {
+  eachLimitHeader(minute, day, (name, value) => reply.header(name, value));
 }
 
 /** The per-minute 429 of spec 7.1/7.3, in the envelope of the request's surface; also the registration throttles. */
@@ -37,6 +47,13 @@ export function sendRateLimited(reply: FastifyReply, w: WindowState, message: st
 export function sendDailyLimited(reply: FastifyReply, w: WindowState, upgradeUrl: string) {
   const message = `Daily quota of ${w.limit} requests used up; it resets at midnight UTC. Upgrade for more.`;
   return reply.status(429).header('Retry-After', String(w.retryAfter)).send(presenterFor(reply.request).dailyLimited(w, message, upgradeUrl));
+}
+
+/** Requests the front door counted and then left to these hooks (http/front-door.ts), with their decision. */
+const counted = new WeakMap<IncomingMessage, QuotaDecision>();
+
+export function countedAhead(req: IncomingMessage, decision: QuotaDecision): void {
+  counted.set(req, decision);
 }
 
 /**
@@ -59,7 +76,8 @@ export function installRateLimit(app: FastifyInstance, quota: QuotaService, upgr
       sendRateLimited(reply, m, `Rate limit of ${m.limit} requests per minute exceeded; retry after ${m.retryAfter} s.`);
     };
     const account = `acct:${p.accountId ?? p.keyId}`;
-    const decided = quota.consumeNow(account, p.tier);
+    // Counted already when the front door left a refused request to these hooks.
+    const decided = counted.get(req.raw) ?? quota.consumeNow(account, p.tier);
     if (decided) return apply(decided);
     quota.consume(account, p.tier).then(apply, (err: unknown) => {
       req.log.warn({ err: { message: (err as Error).message } }, 'rate limiter unavailable; request admitted unlimited');
