@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerO
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
 import type { Container } from './container.js';
 import { surfaceOfRequest, surfaceConstraint } from './api/dispatch.js';
 import { v1Errors } from './api/envelopes.js';
@@ -16,6 +17,7 @@ import { mcp } from './api/mcp/index.js';
 import { installAuth } from './http/auth.js';
 import { installBearerChallenge } from './http/bearer.js';
 import { installCache } from './http/cache.js';
+import { FrontDoor, serverWithFrontDoor } from './http/front-door.js';
 import { lazyChildLogger } from './http/logging.js';
 import { installCors } from './http/cors.js';
 import { installReadinessGate } from './http/readiness.js';
@@ -32,6 +34,13 @@ import { indexRoutes, RouteIndex } from './http/route-index.js';
 import type { Surface } from './http/surface.js';
 
 export type App = FastifyInstance;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Kept answers sent before routing (http/front-door.ts). */
+    frontDoor: FrontDoor;
+  }
+}
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -60,8 +69,10 @@ function surfaceOfUnrouted(req: FastifyRequest): Surface {
 /** Builds the app from a container: plugins and route sets, no listening and no I/O of its own. */
 export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App> {
   const routes = new RouteIndex({ ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH });
+  const front = new FrontDoor({ cache: c.cache, auth: c.auth, quota: c.quota, readiness: c.readiness, corsOrigins: c.config.corsOrigins });
   const app = Fastify({
     logger: opts.logger ?? false,
+    serverFactory: (handler, options) => serverWithFrontDoor(front, handler, options),
     childLoggerFactory: lazyChildLogger,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: 'x-request-id',
@@ -73,6 +84,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
     // Coerced query values keep their declared types; nothing undeclared is dropped silently.
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  front.requestsLogged = (app.log as Partial<Logger>).isLevelEnabled?.('info') ?? false;
   capConnectionsPerAddress(app.server, c.config.connections.maxPerAddress);
   indexRoutes(app, routes);
   installErrorPresenters(app, v1Errors, surfaceOfUnrouted);
@@ -97,7 +109,12 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
   installTierGate(app);
   installFiniteNumbers(app);
   installClosedQuery(app, new RegExp(FREE_PARAMS));
-  installCache(app, c.cache);
+  installCache(app, c.cache, front);
+  app.decorate('frontDoor', front);
+  app.addHook('preClose', (done) => {
+    front.close();
+    done();
+  });
   installIdempotency(app, c.store.idempotency, () => c.clock.now());
   for (const unit of SURFACES) await registerSurface(app, unit, c);
   return app;

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FrontDoor } from './front-door.js';
 import { withoutCredentials } from './credentials.js';
 import { entityTag, noneMatchHits } from './etag.js';
 
@@ -115,7 +116,7 @@ const TIMING_TAIL = /^"response_time_ms":\d+,"cached":false}(}?)$/;
  * envelope, or of its `meta`, its last member). Only the few bytes of that tail are decoded and
  * rewritten: the rest of the kept answer is sent as it is.
  */
-function markCached(body: Buffer, elapsedMs: number): Buffer {
+export function markCached(body: Buffer, elapsedMs: number): Buffer {
   const at = body.lastIndexOf(TIMING);
   if (at < 0) return body;
   const tail = TIMING_TAIL.exec(body.toString('latin1', at));
@@ -138,7 +139,24 @@ export function answerIsTagged(req: FastifyRequest, reply: FastifyReply): boolea
   return routeTagsAnswers(req.method, req.routeOptions.config) && !String(reply.getHeader('Cache-Control') ?? '').includes('no-store');
 }
 
-export function installCache(app: FastifyInstance, cache: ResponseCache): void {
+/**
+ * The response cache's key: method, surface, the answer's owner (` k<key id>`) and what else it
+ * varies with (` v<value>`), the URL without credentials, and a POST's body.
+ */
+export function cacheKeyOf(method: string, surface: string, owner: string, vary: string, url: string, body: string): string {
+  return `${method} ${surface}${owner}${vary} ${url} ${body}`;
+}
+
+/**
+ * Whether the front door may answer this URL again from what this route keeps: a GET whose key is
+ * the URL alone (no owner, no header it varies with), routed by its URL alone (no Catalog-Surface),
+ * with no credential in it.
+ */
+function learnable(req: FastifyRequest, config: FastifyContextConfig): boolean {
+  return req.method === 'GET' && req.headers['catalog-surface'] === undefined && req.cacheKey === cacheKeyOf('GET', config.surface ?? '', '', '', req.url, '');
+}
+
+export function installCache(app: FastifyInstance, cache: ResponseCache, front: FrontDoor | null = null): void {
   app.decorateRequest('cacheKey', null);
   app.decorateRequest('cacheNote', null);
   // Runs after auth, the rate limit and the tier gate (registered later), so an unauthenticated or
@@ -155,9 +173,10 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
     const owner = config.cachePerKey ? ` k${req.principal?.keyId ?? '-'}` : '';
     // What else the answer depends on besides the URL (V2 region=auto reads the request headers).
     const vary = config.cacheVary ? ` v${config.cacheVary(req)}` : '';
-    req.cacheKey = `${req.method} ${config.surface}${owner}${vary} ${withoutCredentials(req.url)} ${body}`;
+    req.cacheKey = cacheKeyOf(req.method, config.surface ?? '', owner, vary, withoutCredentials(req.url), body);
     const hit = cache.get(req.cacheKey);
     if (hit) {
+      if (front && learnable(req, config)) front.learn(req.url, config);
       req.cacheNote = hit.note;
       reply.header('X-Cache', 'HIT');
       if (hit.etag) {
@@ -196,6 +215,7 @@ export function installCache(app: FastifyInstance, cache: ResponseCache): void {
       const kept = cache.set(req.cacheKey!, payload, String(reply.getHeader('content-type') ?? 'application/json'),
         req.routeOptions.config!.cacheSeconds!, req.cacheNote, tagged ? (given ?? ((bytes) => (etag = entityTag(bytes)))) : '');
       if (!kept && tagged && !given) etag = entityTag((body = Buffer.from(payload)));
+      if (kept && front && learnable(req, req.routeOptions.config!)) front.learn(req.url, req.routeOptions.config!);
     } else if (!given) {
       // Encoded once: the socket writes the bytes that were hashed, not the string encoded again.
       etag = entityTag((body = typeof payload === 'string' ? Buffer.from(payload) : payload));

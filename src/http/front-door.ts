@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { FastifyContextConfig } from 'fastify';
+import type { Authenticator } from '../accounts/authenticator.js';
+import type { QuotaService } from '../accounts/quota.js';
+import { tierAtLeast } from '../domain/tier.js';
+import { cacheKeyOf, markCached, type ResponseCache } from './cache.js';
+import { headerCredential } from './auth.js';
+import { CORS_EXPOSED_HEADERS } from './cors.js';
+import { countedAhead, eachLimitHeader } from './rate-limit.js';
+
+/** What the route that answered a URL said about its answers: all a kept answer needs to be sent again. */
+interface Learned {
+  surface: string;
+  seconds: number;
+  minTier: FastifyContextConfig['minTier'];
+  limited: boolean;
+}
+
+/** The longest URL learned: a crawler's long URLs must not grow the map past a few MB. */
+const MAX_URL = 1024;
+const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
+
+/**
+ * Kept answers sent before Fastify routes the request. A GET whose answer the response cache holds
+ * otherwise goes through Fastify's request, reply and hooks only to be answered from its first hooks
+ * (readiness, CORS, auth, the rate limit, the tier gate, the cache lookup); here the same checks run
+ * on the raw request and the same headers are written, for about half the CPU (bench/RESULTS.md).
+ *
+ * It answers only what it can answer exactly as the hooks would, and steps aside (returns false,
+ * having counted nothing) for everything else: a URL no cached route has answered yet, a key not in
+ * the key cache, a method other than GET, an If-None-Match, a `Catalog-Surface` header, a key in
+ * the query, a per-key or header-dependent answer, a CORS allow-list, a limiter that answers
+ * asynchronously (Redis), a refused tier, a service that is starting or closing, and logging at
+ * `info` (Fastify logs every request there, and the log must not depend on which path answered).
+ * A request the rate limit refuses was counted here: it goes on to Fastify carrying that decision,
+ * so the 429 is written by the usual hook and counted once.
+ */
+export class FrontDoor {
+  private readonly learned = new Map<string, Learned>();
+  private closing = false;
+  /** Answers sent here (tests read it). */
+  answered = 0;
+  /** Whether Fastify logs every request (its level is `info` or lower): then every request goes to it. */
+  requestsLogged = false;
+
+  constructor(
+    private readonly deps: {
+      cache: ResponseCache;
+      auth: Authenticator;
+      quota: QuotaService;
+      readiness: { readonly notReadyBecause: string | null };
+      /** CORS_ORIGINS: null lets any origin read answers (the header is then always `*`). */
+      corsOrigins: readonly string[] | null;
+    },
+    private readonly maxUrls = 5000,
+  ) {}
+
+  /** Called where a cached route answered `url` (a raw GET URL, without credentials or a surface header). */
+  learn(url: string, config: FastifyContextConfig): void {
+    if (url.length > MAX_URL || this.learned.has(url)) return;
+    if (this.learned.size >= this.maxUrls) this.learned.delete(this.learned.keys().next().value as string);
+    this.learned.set(url, { surface: config.surface ?? '', seconds: config.cacheSeconds!, minTier: config.minTier, limited: config.rateLimit !== false });
+  }
+
+  close(): void {
+    this.closing = true;
+  }
+
+  /** Sends the kept answer and returns true, or returns false having written and counted nothing. */
+  answer(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'GET' || this.closing) return false;
+    const route = this.learned.get(req.url!);
+    if (route === undefined) return false;
+    const h = req.headers;
+    if (h['if-none-match'] !== undefined || h['catalog-surface'] !== undefined) return false;
+    const { cache, auth, quota, readiness, corsOrigins } = this.deps;
+    if (corsOrigins !== null || readiness.notReadyBecause !== null || this.requestsLogged) return false;
+    const credential = headerCredential(h) ?? null;
+    const principal = credential === null ? null : auth.cached(credential);
+    if (principal === null || (route.minTier && !tierAtLeast(principal.tier, route.minTier))) return false;
+    const started = performance.now();
+    const hit = cache.get(cacheKeyOf('GET', route.surface, '', '', req.url!, ''));
+    if (hit === null) return false;
+    const headers: string[] = ['access-control-allow-origin', '*', 'access-control-expose-headers', EXPOSED];
+    if (route.limited) {
+      const decision = quota.consumeNow(`acct:${principal.accountId ?? principal.keyId}`, principal.tier);
+      if (decision === null) return false;
+      if (!decision.ok) {
+        countedAhead(req, decision);
+        return false;
+      }
+      eachLimitHeader(decision.minute, decision.day, (name, value) => headers.push(name, value));
+    }
+    headers.push('cache-control', `private, max-age=${route.seconds}`, 'x-cache', 'HIT');
+    if (hit.etag) headers.push('etag', hit.etag);
+    const id = h['x-request-id'];
+    headers.push('content-type', hit.type, 'x-request-id', typeof id === 'string' && id ? id : randomUUID(), 'x-content-type-options', 'nosniff');
+    const body = route.surface === 'v1b' ? markCached(hit.body, performance.now() - started) : hit.body;
+    headers.push('content-length', String(body.length));
+    res.writeHead(200, headers);
+    res.end(body);
+    this.answered++;
+    return true;
+  }
+}
+
+/**
+ * The HTTP server Fastify would make (connections.ts's timeouts), with the front door before its
+ * handler. A fault in the front door is the request's, not the process's: it goes on to Fastify
+ * unless bytes were written.
+ */
+export function serverWithFrontDoor(
+  front: FrontDoor,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  options: { http?: ServerOptions; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number },
+): Server {
+  const server = createServer(options.http ?? {}, (req, res) => {
+    let answered = false;
+    try {
+      answered = front.answer(req, res);
+    } catch {
+      if (res.headersSent) return void res.destroy();
+    }
+    if (!answered) handler(req, res);
+  });
+  if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+  if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+  if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+  return server;
+}

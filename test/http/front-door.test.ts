@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeHarness, type Harness } from '../helpers/app.js';
+import { rec } from '../helpers/records.js';
+import { tiersFile } from '../accounts/setup.js';
+
+// The front door answers on the server's request event, which app.inject never reaches: these
+// tests go over a socket.
+let h: Harness;
+let base: string;
+let headers: { authorization: string };
+let id: number;
+let uuid: string;
+
+beforeAll(async () => {
+  h = await makeHarness({ TIERS_FILE: tiersFile({ free: { per_minute: 4, per_day: null } }) });
+  await h.ingest([rec({ sku: 'FD-1' }), rec({ sku: 'FD-2', price: '10.00', title: 'Apple iPhone 15 128GB Black' })]);
+  headers = (await h.key('pro')).headers;
+  const l = (await h.c.store.catalog.getBySku('FD-1'))[0];
+  id = l.id;
+  uuid = l.uuid;
+  // As `catalog serve` does: the tail is what tells the response cache of a change.
+  await h.c.tail.start();
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = h.app.server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(() => h.close());
+
+const get = (url: string, extra: Record<string, string> = {}, method = 'GET') => fetch(`${base}${url}`, { method, headers: { ...headers, ...extra } });
+const answered = () => h.app.frontDoor.answered;
+
+/** What varies from one answer to the next whoever sends it: the request id, the counters, the date and surface B's own timing. */
+const VARYING = new Set(['x-request-id', 'x-ratelimit-remaining', 'x-dailyquota-remaining', 'ratelimit', 'date']);
+function comparable(res: Response, body: string) {
+  const h: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (!VARYING.has(name)) h[name] = value;
+  });
+  return { status: res.status, headers: h, body: body.replace(/"response_time_ms":\d+/, '"response_time_ms":0') };
+}
+
+describe('the front door', () => {
+  // A shared /v1 path is routed the same way with the Catalog-Surface header that names its own
+  // surface, and the cache key is the same: the front door steps aside for the header, so the
+  // third request is Fastify's cache hit, the second the front door's.
+  const urls = () => [
+    { url: `/v1/products/${id}`, surface: 'A' }, { url: '/v1/products/FD-1', surface: 'A' }, { url: '/v1/products?limit=5', surface: 'A' },
+    { url: `/v1/products/${uuid}`, surface: 'B' }, { url: '/v1/search/filters?q=galaxy', surface: 'B' }, { url: `/v1/products/${id}/price-history/chart`, surface: 'A' },
+  ];
+
+  it('answers a kept answer with the bytes and headers the hooks send', async () => {
+    for (const { url, surface } of urls()) {
+      const first = await get(url);
+      expect(first.status, url).toBe(200);
+      expect(first.headers.get('x-cache'), url).toBe('MISS');
+      await first.text();
+      const before = answered();
+      const front = await get(url, { origin: 'https://app.example' });
+      const frontBody = await front.text();
+      expect(answered(), url).toBe(before + 1);
+      const hooks = await get(url, { origin: 'https://app.example', 'catalog-surface': surface });
+      const hooksBody = await hooks.text();
+      expect(answered(), url).toBe(before + 1);
+      expect(hooks.headers.get('x-cache'), url).toBe('HIT');
+      expect(comparable(front, frontBody), url).toEqual(comparable(hooks, hooksBody));
+      expect(Number(front.headers.get('x-ratelimit-remaining')), url).toBe(Number(hooks.headers.get('x-ratelimit-remaining')) + 1);
+      expect(front.headers.get('x-request-id'), url).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('marks surface B answers as cached, with their own timing', async () => {
+    await (await get(`/v1/products/${uuid}`)).text();
+    const body = await (await get(`/v1/products/${uuid}`)).json() as { meta?: { cached?: boolean }; cached?: boolean };
+    expect(body.meta?.cached ?? body.cached).toBe(true);
+  });
+
+  it('keeps the client request id', async () => {
+    await (await get(`/v1/products/${id}`)).text();
+    const before = answered();
+    const res = await get(`/v1/products/${id}`, { 'x-request-id': 'trace-42' });
+    expect(answered()).toBe(before + 1);
+    expect(res.headers.get('x-request-id')).toBe('trace-42');
+  });
+
+  it('counts each answer once against the tier, and leaves a refused one to the hooks: 429 in the surface envelope', async () => {
+    const free = (await h.key('free')).headers;
+    const url = `/v1/products/${id}`;
+    await (await get(url)).text();
+    // A key is checked against the store once, by the hooks, before the key cache holds it (counted: 1 of 4).
+    expect((await get('/v1/products/FD-2', free)).headers.get('x-ratelimit-remaining')).toBe('3');
+    const before = answered();
+    const counted = vi.spyOn(h.c.quota, 'consumeNow');
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await get(url, free);
+      expect(res.status).toBe(200);
+      remaining.push(res.headers.get('x-ratelimit-remaining')!);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    expect(answered()).toBe(before + 3);
+    const refused = await get(url, free);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await refused.json() as { error: { code: string } }).error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(answered()).toBe(before + 3);
+    // Four requests, four counts: the refused one is not counted again by the hooks.
+    expect(counted).toHaveBeenCalledTimes(4);
+    counted.mockRestore();
+    h.clock.advance(61_000);
+    expect((await get(url, free)).headers.get('x-ratelimit-remaining')).toBe('3');
+  });
+
+  it('steps aside for what the hooks answer differently', async () => {
+    const url = `/v1/products/${id}`;
+    const first = await get(url);
+    const etag = first.headers.get('etag')!;
+    await first.text();
+    const before = answered();
+    expect((await get(url, { 'if-none-match': etag })).status).toBe(304);
+    expect((await get(url, {}, 'HEAD')).status).toBe(200);
+    expect((await fetch(`${base}${url}`)).status).toBe(401);
+    expect((await get(url, { authorization: 'Bearer ck_live_notakey0000000000000000' })).status).toBe(401);
+    const { key } = await h.key('pro');
+    expect((await fetch(`${base}${url}?api_key=${key}`)).status).toBe(200);
+    // Answers that vary with a header (V2's region) or belong to the key (B search's signed links).
+    for (let i = 0; i < 2; i++) await (await get('/v2/search?q=galaxy')).text();
+    for (let i = 0; i < 2; i++) await (await get('/v1/products/search?q=galaxy&limit=5')).text();
+    expect(answered()).toBe(before);
+    h.c.readiness.starting('a test');
+    try {
+      expect((await get(url)).status).toBe(503);
+    } finally {
+      h.c.readiness.isReady();
+    }
+    expect(answered()).toBe(before);
+  });
+
+  it('never answers what a catalog change made stale', async () => {
+    const url = '/v1/products/FD-2';
+    expect(await (await get(url)).text()).toContain('10');
+    expect((await get(url)).headers.get('x-cache')).toBe('HIT');
+    await h.ingest([rec({ sku: 'FD-2', price: '12.00', title: 'Apple iPhone 15 128GB Black', observed_at: '2026-11-20T11:00:00.000Z' })]);
+    await h.c.tail.poke();
+    const before = answered();
+    const after = await get(url);
+    expect(after.headers.get('x-cache')).toBe('MISS');
+    expect(await after.text()).toContain('12');
+    expect(answered()).toBe(before);
+  });
+
+  it('leaves a request to the hooks when it fails, and the process serves on', async () => {
+    const url = `/v1/products/${id}`;
+    await (await get(url)).text();
+    const spy = vi.spyOn(h.c.cache, 'get').mockImplementationOnce(() => {
+      throw new Error('a fault in the front door');
+    });
+    try {
+      const res = await get(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-cache')).toBe('HIT');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
