@@ -176,6 +176,7 @@ export function installCache(app: FastifyInstance, cache: ResponseCache, front: 
     req.cacheKey = cacheKeyOf(req.method, config.surface ?? '', owner, vary, withoutCredentials(req.url), body);
     const hit = cache.get(req.cacheKey);
     if (hit) {
+      // Learned on a second request, not the first: a URL asked once (a crawler's) never fills the front door's map.
       if (front && learnable(req, config)) front.learn(req.url, config);
       req.cacheNote = hit.note;
       reply.header('X-Cache', 'HIT');
@@ -215,7 +216,6 @@ export function installCache(app: FastifyInstance, cache: ResponseCache, front: 
       const kept = cache.set(req.cacheKey!, payload, String(reply.getHeader('content-type') ?? 'application/json'),
         req.routeOptions.config!.cacheSeconds!, req.cacheNote, tagged ? (given ?? ((bytes) => (etag = entityTag(bytes)))) : '');
       if (!kept && tagged && !given) etag = entityTag((body = Buffer.from(payload)));
-      if (kept && front && learnable(req, req.routeOptions.config!)) front.learn(req.url, req.routeOptions.config!);
     } else if (!given) {
       // Encoded once: the socket writes the bytes that were hashed, not the string encoded again.
       etag = entityTag((body = typeof payload === 'string' ? Buffer.from(payload) : payload));

@@ -11,6 +11,8 @@ import { countedAhead, eachLimitHeader } from './rate-limit.js';
 
 /** What the route that answered a URL said about its answers: all a kept answer needs to be sent again. */
 interface Learned {
+  /** The response cache's key for the URL, kept: a string looked up again has its hash at hand. */
+  key: string;
   surface: string;
   seconds: number;
   minTier: FastifyContextConfig['minTier'];
@@ -56,11 +58,14 @@ export class FrontDoor {
     private readonly maxUrls = 5000,
   ) {}
 
-  /** Called where a cached route answered `url` (a raw GET URL, without credentials or a surface header). */
+  /** Called where a cached route answered `url` again from the cache (a raw GET URL, without credentials or a surface header). */
   learn(url: string, config: FastifyContextConfig): void {
     if (url.length > MAX_URL || this.learned.has(url)) return;
-    if (this.learned.size >= this.maxUrls) this.learned.delete(this.learned.keys().next().value as string);
-    this.learned.set(url, { surface: config.surface ?? '', seconds: config.cacheSeconds!, minTier: config.minTier, limited: config.rateLimit !== false });
+    // Full, it starts again: a URL learned again costs one more answer through the hooks. (Deleting
+    // the oldest one at a time walks the holes a Map keeps at its start.)
+    if (this.learned.size >= this.maxUrls) this.learned.clear();
+    const surface = config.surface ?? '';
+    this.learned.set(url, { key: cacheKeyOf('GET', surface, '', '', url, ''), surface, seconds: config.cacheSeconds!, minTier: config.minTier, limited: config.rateLimit !== false });
   }
 
   close(): void {
@@ -80,7 +85,7 @@ export class FrontDoor {
     const principal = credential === null ? null : auth.cached(credential);
     if (principal === null || (route.minTier && !tierAtLeast(principal.tier, route.minTier))) return false;
     const started = performance.now();
-    const hit = cache.get(cacheKeyOf('GET', route.surface, '', '', req.url!, ''));
+    const hit = cache.get(route.key);
     if (hit === null) return false;
     const headers: string[] = ['access-control-allow-origin', '*', 'access-control-expose-headers', EXPOSED];
     if (route.limited) {
