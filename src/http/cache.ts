@@ -114,14 +114,18 @@ const TIMING_TAIL = /^"response_time_ms":\d+,"cached":false}(}?)$/;
 /**
  * Surface B reports its own timing and whether the answer was cached (the last two members of its
  * envelope, or of its `meta`, its last member). Only the few bytes of that tail are decoded and
- * rewritten: the rest of the kept answer is sent as it is.
+ * rewritten: the rest of the kept answer is sent as it is. `body` is the caller's own copy (a
+ * hit's): a tail no longer than the kept one (`true` is shorter than `false`) is written in place.
  */
 export function markCached(body: Buffer, elapsedMs: number): Buffer {
   const at = body.lastIndexOf(TIMING);
   if (at < 0) return body;
   const tail = TIMING_TAIL.exec(body.toString('latin1', at));
   if (!tail) return body;
-  return Buffer.concat([body.subarray(0, at), Buffer.from(`"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}${tail[1]}`)]);
+  const marked = `"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}${tail[1]}`;
+  if (marked.length > body.length - at) return Buffer.concat([body.subarray(0, at), Buffer.from(marked)]);
+  body.write(marked, at, 'latin1');
+  return body.subarray(0, at + marked.length);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResponseCache } from '../../src/http/cache.js';
+import { markCached, ResponseCache } from '../../src/http/cache.js';
 
 const body = (s: string) => Buffer.from(s);
 
@@ -85,5 +85,15 @@ describe('ResponseCache', () => {
     const b = cache.get('b');
     expect(b === null || b.body.equals(Buffer.alloc(30, 'b'))).toBe(true);
     expect(cache.get('e')?.body.equals(Buffer.alloc(10, 'e'))).toBe(true);
+  });
+
+  it('marks a kept surface B answer cached with the hit\'s timing, in place or grown', () => {
+    const kept = (ms: number, meta: boolean) => Buffer.from(meta ? `{"a":[1],"meta":{"response_time_ms":${ms},"cached":false}}` : `{"a":[1],"response_time_ms":${ms},"cached":false}`);
+    expect(markCached(kept(42, true), 3).toString()).toBe('{"a":[1],"meta":{"response_time_ms":3,"cached":true}}');
+    expect(markCached(kept(42, false), 3.6).toString()).toBe('{"a":[1],"response_time_ms":4,"cached":true}');
+    // More digits than the kept timing and the one character `true` saves: a new, longer buffer.
+    expect(markCached(kept(0, true), 12345).toString()).toBe('{"a":[1],"meta":{"response_time_ms":12345,"cached":true}}');
+    const other = Buffer.from('{"response_time_ms":1,"cached":false,"more":1}');
+    expect(markCached(other, 3)).toBe(other);
   });
 });
