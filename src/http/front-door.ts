@@ -27,10 +27,11 @@ const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
  * Kept answers sent before Fastify routes the request. A GET whose answer the response cache holds
  * otherwise goes through Fastify's request, reply and hooks only to be answered from its first hooks
  * (readiness, CORS, auth, the rate limit, the tier gate, the cache lookup); here the same checks run
- * on the raw request and the same headers are written, for about half the CPU (bench/RESULTS.md).
+ * on the raw request and the same headers are written, for about 70% of the CPU (bench/RESULTS.md).
  *
  * It answers only what it can answer exactly as the hooks would, and steps aside (returns false,
- * having counted nothing) for everything else: a URL no cached route has answered yet, a key not in
+ * having counted nothing) for everything else: a URL no cached route has answered from its cache
+ * yet, a route that needs no key (the hooks count none there), a key not in
  * the key cache, a method other than GET, an If-None-Match, a `Catalog-Surface` header, a key in
  * the query, a per-key or header-dependent answer, a CORS allow-list, a limiter that answers
  * asynchronously (Redis), a refused tier, a service that is starting or closing, and logging at
@@ -60,7 +61,7 @@ export class FrontDoor {
 
   /** Called where a cached route answered `url` again from the cache (a raw GET URL, without credentials or a surface header). */
   learn(url: string, config: FastifyContextConfig): void {
-    if (url.length > MAX_URL || this.learned.has(url)) return;
+    if (url.length > MAX_URL || config.auth === false || this.learned.has(url)) return;
     // Full, it starts again: a URL learned again costs one more answer through the hooks. (Deleting
     // the oldest one at a time walks the holes a Map keeps at its start.)
     if (this.learned.size >= this.maxUrls) this.learned.clear();
@@ -88,23 +89,27 @@ export class FrontDoor {
     const hit = cache.get(route.key);
     if (hit === null) return false;
     const headers: string[] = ['access-control-allow-origin', '*', 'access-control-expose-headers', EXPOSED];
-    if (route.limited) {
-      const decision = quota.consumeNow(`acct:${principal.accountId ?? principal.keyId}`, principal.tier);
-      if (decision === null) return false;
-      if (!decision.ok) {
-        countedAhead(req, decision);
-        return false;
-      }
-      eachLimitHeader(decision.minute, decision.day, (name, value) => headers.push(name, value));
+    const decision = route.limited ? quota.consumeNow(`acct:${principal.accountId ?? principal.keyId}`, principal.tier) : null;
+    if (route.limited && decision === null) return false;
+    if (decision !== null && !decision.ok) {
+      countedAhead(req, decision);
+      return false;
     }
-    headers.push('cache-control', `private, max-age=${route.seconds}`, 'x-cache', 'HIT');
-    if (hit.etag) headers.push('etag', hit.etag);
-    const id = h['x-request-id'];
-    headers.push('content-type', hit.type, 'x-request-id', typeof id === 'string' && id ? id : randomUUID(), 'x-content-type-options', 'nosniff');
-    const body = route.surface === 'v1b' ? markCached(hit.body, performance.now() - started) : hit.body;
-    headers.push('content-length', String(body.length));
-    res.writeHead(200, headers);
-    res.end(body);
+    try {
+      if (decision !== null) eachLimitHeader(decision.minute, decision.day, (name, value) => headers.push(name, value));
+      headers.push('cache-control', `private, max-age=${route.seconds}`, 'x-cache', 'HIT');
+      if (hit.etag) headers.push('etag', hit.etag);
+      const id = h['x-request-id'];
+      headers.push('content-type', hit.type, 'x-request-id', typeof id === 'string' && id ? id : randomUUID(), 'x-content-type-options', 'nosniff');
+      const body = route.surface === 'v1b' ? markCached(hit.body, performance.now() - started) : hit.body;
+      headers.push('content-length', String(body.length));
+      res.writeHead(200, headers);
+      res.end(body);
+    } catch (err) {
+      // The hooks answer it (serverWithFrontDoor) with the count made here, not a second one.
+      if (decision !== null && !res.headersSent) countedAhead(req, decision);
+      throw err;
+    }
     this.answered++;
     return true;
   }
