@@ -1,6 +1,7 @@
 import { Authenticator } from './accounts/authenticator.js';
 import { KeyAdmin } from './accounts/key-admin.js';
 import { KeyEvents } from './accounts/key-events.js';
+import type { KeyCache } from './accounts/key-cache.js';
 import { KeyService, systemClock, type Clock } from './accounts/keys.js';
 import { DirectoryMailer, type Mailer } from './accounts/mailer.js';
 import { OAuthService } from './accounts/oauth.js';
@@ -132,6 +133,8 @@ export interface ContainerOptions {
   onRecovery?: (p: RecoveryProgress) => void;
   /** How webhook hosts are resolved (tests: names that resolve where a test says). */
   webhookResolver?: Resolver;
+  /** The active keys kept in memory (tests: one whose entries live on a clock the test holds). */
+  keyCache?: KeyCache;
 }
 
 export async function createContainer(config: Config, opts: ContainerOptions = {}): Promise<Container> {
@@ -146,8 +149,8 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   // One process on the embedded store: remembering keys is safe. With many instances a rotation
   // must be refused at once everywhere, and a bus message can arrive after the next request: keys
   // are remembered only while the store's key change count stays put.
-  if (store.kind === 'sqlite') keys.cacheActiveKeys(keyEvents);
-  else keys.cacheWhileUnchanged(keyEvents);
+  if (store.kind === 'sqlite') keys.cacheActiveKeys(keyEvents, opts.keyCache);
+  else keys.cacheWhileUnchanged(keyEvents, opts.keyCache);
   const auth = new Authenticator(keys);
   const redisLimiter = !opts.limiter && config.redisUrl ? new RedisRateLimiter(requestPathRedis(config.redisUrl), `${config.redisPrefix}:rl`) : null;
   const quota = new QuotaService(opts.limiter ?? redisLimiter ?? new MemoryRateLimiter(), tierLimits(config.tierOverrides), clock);

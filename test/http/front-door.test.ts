@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeHarness, type Harness } from '../helpers/app.js';
 import { rec } from '../helpers/records.js';
 import { tiersFile } from '../accounts/setup.js';
+import { FakeClock } from '../helpers/clock.js';
+import { KeyCache } from '../../src/accounts/key-cache.js';
 
 // The front door answers on the server's request event, which app.inject never reaches: these
 // tests go over a socket.
@@ -12,7 +14,9 @@ let id: number;
 let uuid: string;
 
 beforeAll(async () => {
-  h = await makeHarness({ TIERS_FILE: tiersFile({ free: { per_minute: 4, per_day: null } }) });
+  // Keys stay in the key cache for the file (its clock stands still): on the real clock an entry
+  // lives 250 ms, and a request after that is the hooks' to answer, which a slow run would see.
+  h = await makeHarness({ TIERS_FILE: tiersFile({ free: { per_minute: 4, per_day: null } }) }, new FakeClock(), { keyCache: new KeyCache(250, 10_000, () => 0) });
   await h.ingest([rec({ sku: 'FD-1' }), rec({ sku: 'FD-2', price: '10.00', title: 'Apple iPhone 15 128GB Black' })]);
   headers = (await h.key('pro')).headers;
   const l = (await h.c.store.catalog.getBySku('FD-1'))[0];
@@ -168,11 +172,35 @@ describe('the front door', () => {
       throw new Error('a fault in the front door');
     });
     try {
+      const before = answered();
       const res = await get(url);
       expect(res.status).toBe(200);
-      expect(res.headers.get('x-cache')).toBe('HIT');
+      expect(spy).toHaveBeenCalled();
+      expect(answered()).toBe(before);
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  it('hands its count to the hooks when it fails after counting: one request, one count', async () => {
+    const url = `/v1/products/${id}`;
+    for (let i = 0; i < 2; i++) await (await get(url)).text();
+    const real = h.c.cache.get.bind(h.c.cache);
+    // A Content-Type Node refuses to write: the front door fails at writeHead, after the count.
+    const spy = vi.spyOn(h.c.cache, 'get').mockImplementationOnce((key) => {
+      const hit = real(key);
+      return hit && { ...hit, type: 'application/json\nx: y' };
+    });
+    const counted = vi.spyOn(h.c.quota, 'consumeNow');
+    try {
+      const res = await get(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      // HIT, or MISS where the tail cleared the cache in between: either way counted once.
+      expect(counted).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+      counted.mockRestore();
     }
   });
 });
