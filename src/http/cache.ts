@@ -4,7 +4,7 @@ import { withoutCredentials } from './credentials.js';
 import { entityTag, noneMatchHits } from './etag.js';
 
 /** Where an answer's bytes lie in the arena, and what a hit sends with them. */
-interface Entry { offset: number; length: number; type: string; expires: number; generation: number; note: unknown; etag: string }
+interface Entry { key: string; offset: number; length: number; type: string; expires: number; generation: number; note: unknown; etag: string }
 
 /** A cached answer as a hit sends it: `body` is the hit's own copy of the bytes. */
 export interface CachedAnswer { body: Buffer; type: string; note: unknown; etag: string }
@@ -24,6 +24,13 @@ export interface CachedAnswer { body: Buffer; type: string; note: unknown; etag:
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * The entries in the order they were kept (the ring's order), from `first` on; one no longer in
+   * `entries` (replaced, expired) is skipped. Finding the oldest through the Map's own order walks
+   * the holes its deletions leave at its start: about 3 µs an eviction at 5,000 entries.
+   */
+  private order: Entry[] = [];
+  private first = 0;
   private generation = 0;
   private arena: Buffer | null = null;
   /** Where the next answer is written. */
@@ -34,6 +41,8 @@ export class ResponseCache {
   invalidate(): void {
     this.generation++;
     this.entries.clear();
+    this.order = [];
+    this.first = 0;
     this.head = 0;
   }
 
@@ -63,17 +72,24 @@ export class ResponseCache {
     if (typeof body === 'string') this.arena.write(body, offset, length);
     else body.copy(this.arena, offset);
     const bytes = this.arena.subarray(offset, offset + length);
-    this.entries.set(key, {
-      offset, length, type, expires: this.now() + seconds * 1000, generation: this.generation, note,
+    const entry: Entry = {
+      key, offset, length, type, expires: this.now() + seconds * 1000, generation: this.generation, note,
       etag: typeof etag === 'string' ? etag : etag(bytes),
-    });
+    };
+    this.entries.set(key, entry);
+    this.order.push(entry);
+    // Answers replaced or expired behind a long-lived oldest one: dropped before they outnumber the kept.
+    if (this.order.length - this.first > 4 * this.maxEntries) {
+      this.order = this.order.slice(this.first).filter((e) => this.entries.get(e.key) === e);
+      this.first = 0;
+    }
     return bytes;
   }
 
   /**
    * The arena's next `length` bytes, wrapping to its start when they do not fit before its end.
-   * Answers lie in the ring in the order they were kept, which is the order of `entries`: those in
-   * the way are always the oldest, first in the map.
+   * Answers lie in the ring in the order they were kept, which is `order`: those in the way are
+   * always the oldest.
    */
   private reserve(length: number): number {
     if (this.head + length > this.maxBytes) {
@@ -84,16 +100,31 @@ export class ResponseCache {
     const to = from + length;
     // An empty answer is in the way where it starts, or it would stop the eviction before those after it.
     this.evictWhile((e) => e.offset < Math.max(to, from + 1) && e.offset + Math.max(e.length, 1) > from);
-    while (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.evictWhile(() => this.entries.size >= this.maxEntries);
     this.head = to;
     return from;
   }
 
   private evictWhile(inTheWay: (e: Entry) => boolean): void {
-    for (const [k, e] of this.entries) {
-      if (!inTheWay(e)) return;
-      this.entries.delete(k);
+    for (let e = this.oldest(); e !== null && inTheWay(e); e = this.oldest()) {
+      this.entries.delete(e.key);
+      this.first++;
     }
+    // Dropped from the front once they are most of the array, so each entry is moved at most once more.
+    if (this.first > 1024 && this.first * 2 > this.order.length) {
+      this.order = this.order.slice(this.first);
+      this.first = 0;
+    }
+  }
+
+  /** The oldest entry still kept, or null. */
+  private oldest(): Entry | null {
+    while (this.first < this.order.length) {
+      const e = this.order[this.first];
+      if (this.entries.get(e.key) === e) return e;
+      this.first++;
+    }
+    return null;
   }
 }
 

@@ -96,4 +96,18 @@ describe('ResponseCache', () => {
     const other = Buffer.from('{"response_time_ms":1,"cached":false,"more":1}');
     expect(markCached(other, 3)).toBe(other);
   });
+
+  // The order of eviction is kept apart from the Map (whose oldest key is found by walking the holes
+  // deletions leave): answers replaced again and again behind one that stays must not pile up there.
+  it('keeps its eviction order no larger than a few times its entries, however keys are replaced', () => {
+    const cache = new ResponseCache(10, () => 0, 1 << 20);
+    cache.set('stays', body('S'), 'application/json', 60);
+    for (let i = 0; i < 1000; i++) cache.set(`k${i % 3}`, body(String(i)), 'application/json', 60);
+    expect((cache as unknown as { order: unknown[]; first: number }).order.length).toBeLessThanOrEqual(41);
+    expect(cache.get('stays')?.body.toString()).toBe('S');
+    expect(cache.get('k0')?.body.toString()).toBe('999');
+    for (let i = 0; i < 20; i++) cache.set(`n${i}`, body('N'), 'application/json', 60);
+    expect(cache.get('stays')).toBeNull();
+    expect(Array.from({ length: 10 }, (_, i) => cache.get(`n${i + 10}`) !== null).every(Boolean)).toBe(true);
+  });
 });
