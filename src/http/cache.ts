@@ -4,9 +4,13 @@ import { withoutCredentials } from './credentials.js';
 import { entityTag, noneMatchHits } from './etag.js';
 
 /** Where an answer's bytes lie in the arena, and what a hit sends with them. */
-interface Entry { key: string; offset: number; length: number; type: string; expires: number; generation: number; note: unknown; etag: string }
+interface Entry {
+  key: string; offset: number; length: number; type: string; expires: number; generation: number; note: unknown; etag: string;
+  /** Its answer in bytes of its own, once it was hit (see `get`), else null. */
+  own: CachedAnswer | null;
+}
 
-/** A cached answer as a hit sends it: `body` is the hit's own copy of the bytes. */
+/** A cached answer as a hit sends it: `body` may be shared with other hits, so it is never written. */
 export interface CachedAnswer { body: Buffer; type: string; note: unknown; etag: string }
 
 /**
@@ -19,8 +23,10 @@ export interface CachedAnswer { body: Buffer; type: string; note: unknown; etag:
  * Bodies are written into one arena, a ring of `maxBytes` allocated once, oldest answers making
  * room first: a Buffer per answer put some 26 MB a second outside the heap when every answer was
  * new (searches nobody repeats, batch lookups keyed on their body), freed only by the full
- * collections that growth itself kept starting. A hit copies its bytes out (a young Buffer, freed
- * by the next scavenge), since a write still queued on a slow socket must not see the ring move on.
+ * collections that growth itself kept starting. A write still queued on a slow socket must not see
+ * the ring move on, so a hit never sends the ring's bytes: an answer asked again is copied once into
+ * bytes of its own, which every later hit sends as they are, up to `maxBytes / 4` of such copies;
+ * past that a hit sends a copy of its own (a young Buffer, freed by the next scavenge).
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
@@ -35,6 +41,8 @@ export class ResponseCache {
   private arena: Buffer | null = null;
   /** Where the next answer is written. */
   private head = 0;
+  /** The bytes of the answers kept in bytes of their own (`Entry.own`). */
+  private ownBytes = 0;
 
   constructor(private readonly maxEntries = 5000, private readonly now: () => number = Date.now, private readonly maxBytes = 64 * 1024 * 1024) {}
 
@@ -44,18 +52,31 @@ export class ResponseCache {
     this.order = [];
     this.first = 0;
     this.head = 0;
+    this.ownBytes = 0;
   }
 
   get(key: string): CachedAnswer | null {
     const e = this.entries.get(key);
     if (!e) return null;
     if (e.expires <= this.now() || e.generation !== this.generation) {
-      this.entries.delete(key);
+      this.drop(e);
       return null;
     }
-    const body = Buffer.allocUnsafe(e.length);
+    if (e.own !== null) return e.own;
+    const own = this.ownBytes + e.length <= this.maxBytes / 4;
+    const body = own ? Buffer.allocUnsafeSlow(e.length) : Buffer.allocUnsafe(e.length);
     this.arena!.copy(body, 0, e.offset, e.offset + e.length);
-    return { body, type: e.type, note: e.note, etag: e.etag };
+    const answer = { body, type: e.type, note: e.note, etag: e.etag };
+    if (own) {
+      e.own = answer;
+      this.ownBytes += e.length;
+    }
+    return answer;
+  }
+
+  private drop(e: Entry): void {
+    this.entries.delete(e.key);
+    if (e.own !== null) this.ownBytes -= e.length;
   }
 
   /**
@@ -66,7 +87,8 @@ export class ResponseCache {
   set(key: string, body: Buffer | string, type: string, seconds: number, note: unknown = null, etag: string | ((bytes: Buffer) => string) = ''): Buffer | null {
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     if (length > this.maxBytes) return null;
-    this.entries.delete(key);
+    const replaced = this.entries.get(key);
+    if (replaced) this.drop(replaced);
     this.arena ??= Buffer.allocUnsafeSlow(this.maxBytes);
     const offset = this.reserve(length);
     if (typeof body === 'string') this.arena.write(body, offset, length);
@@ -74,7 +96,7 @@ export class ResponseCache {
     const bytes = this.arena.subarray(offset, offset + length);
     const entry: Entry = {
       key, offset, length, type, expires: this.now() + seconds * 1000, generation: this.generation, note,
-      etag: typeof etag === 'string' ? etag : etag(bytes),
+      etag: typeof etag === 'string' ? etag : etag(bytes), own: null,
     };
     this.entries.set(key, entry);
     this.order.push(entry);
@@ -107,7 +129,7 @@ export class ResponseCache {
 
   private evictWhile(inTheWay: (e: Entry) => boolean): void {
     for (let e = this.oldest(); e !== null && inTheWay(e); e = this.oldest()) {
-      this.entries.delete(e.key);
+      this.drop(e);
       this.first++;
     }
     // Dropped from the front once they are most of the array, so each entry is moved at most once more.
@@ -145,8 +167,7 @@ const TIMING_TAIL = /^"response_time_ms":\d+,"cached":false}(}?)$/;
 /**
  * Surface B reports its own timing and whether the answer was cached (the last two members of its
  * envelope, or of its `meta`, its last member). Only the few bytes of that tail are decoded and
- * rewritten: the rest of the kept answer is sent as it is. `body` is the caller's own copy (a
- * hit's): a tail no longer than the kept one (`true` is shorter than `false`) is written in place.
+ * rewritten, into a copy: `body` is a hit's, shared with other hits, and is not written.
  */
 export function markCached(body: Buffer, elapsedMs: number): Buffer {
   const at = body.lastIndexOf(TIMING);
@@ -154,9 +175,10 @@ export function markCached(body: Buffer, elapsedMs: number): Buffer {
   const tail = TIMING_TAIL.exec(body.toString('latin1', at));
   if (!tail) return body;
   const marked = `"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}${tail[1]}`;
-  if (marked.length > body.length - at) return Buffer.concat([body.subarray(0, at), Buffer.from(marked)]);
-  body.write(marked, at, 'latin1');
-  return body.subarray(0, at + marked.length);
+  const out = Buffer.allocUnsafe(at + marked.length);
+  body.copy(out, 0, 0, at);
+  out.write(marked, at, 'latin1');
+  return out;
 }
 
 /**

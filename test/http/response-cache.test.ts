@@ -87,14 +87,40 @@ describe('ResponseCache', () => {
     expect(cache.get('e')?.body.equals(Buffer.alloc(10, 'e'))).toBe(true);
   });
 
-  it('marks a kept surface B answer cached with the hit\'s timing, in place or grown', () => {
+  it('marks a kept surface B answer cached with the hit\'s timing, in a copy', () => {
     const kept = (ms: number, meta: boolean) => Buffer.from(meta ? `{"a":[1],"meta":{"response_time_ms":${ms},"cached":false}}` : `{"a":[1],"response_time_ms":${ms},"cached":false}`);
-    expect(markCached(kept(42, true), 3).toString()).toBe('{"a":[1],"meta":{"response_time_ms":3,"cached":true}}');
+    const shared = kept(42, true);
+    expect(markCached(shared, 3).toString()).toBe('{"a":[1],"meta":{"response_time_ms":3,"cached":true}}');
+    // The kept bytes are every hit's: the next hit finds them as they were.
+    expect(shared.toString()).toBe('{"a":[1],"meta":{"response_time_ms":42,"cached":false}}');
     expect(markCached(kept(42, false), 3.6).toString()).toBe('{"a":[1],"response_time_ms":4,"cached":true}');
     // More digits than the kept timing and the one character `true` saves: a new, longer buffer.
     expect(markCached(kept(0, true), 12345).toString()).toBe('{"a":[1],"meta":{"response_time_ms":12345,"cached":true}}');
     const other = Buffer.from('{"response_time_ms":1,"cached":false,"more":1}');
     expect(markCached(other, 3)).toBe(other);
+  });
+
+  // A hit's bytes may still be queued on a slow socket when the ring moves on over where they lay.
+  it('answers a hit with bytes the ring can no longer reach, of their own up to a quarter of maxBytes', () => {
+    const cache = new ResponseCache(100, () => 0, 1000);
+    for (const k of ['a', 'b', 'c']) cache.set(k, Buffer.alloc(100, k), 'application/json', 60);
+    const hits = ['a', 'b', 'c'].map((k) => cache.get(k)!.body);
+    // 200 of the 250 bytes allowed hold a and b: their later hits send those same bytes; c's, a copy each time.
+    expect(cache.get('a')!.body).toBe(hits[0]);
+    expect(cache.get('b')!.body).toBe(hits[1]);
+    expect(cache.get('c')!.body).not.toBe(hits[2]);
+    // The ring wraps over all three: each hit's bytes are still what was kept.
+    for (let i = 0; i < 12; i++) cache.set(`n${i}`, Buffer.alloc(100, 'n'), 'application/json', 60);
+    expect(hits.map((b) => b.toString())).toEqual(['a', 'b', 'c'].map((k) => k.repeat(100)));
+    expect(cache.get('a')).toBeNull();
+    // Their room is free again once they are gone.
+    const n = ['n9', 'n10', 'n11'].map((k) => cache.get(k)!.body);
+    expect(cache.get('n9')!.body).toBe(n[0]);
+    expect(cache.get('n10')!.body).toBe(n[1]);
+    expect(cache.get('n11')!.body).not.toBe(n[2]);
+    cache.invalidate();
+    cache.set('x', Buffer.alloc(200, 'x'), 'application/json', 60);
+    expect(cache.get('x')!.body).toBe(cache.get('x')!.body);
   });
 
   // The order of eviction is kept apart from the Map (whose oldest key is found by walking the holes
