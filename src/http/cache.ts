@@ -167,17 +167,24 @@ const TIMING_TAIL = /^"response_time_ms":\d+,"cached":false}(}?)$/;
 /**
  * Surface B reports its own timing and whether the answer was cached (the last two members of its
  * envelope, or of its `meta`, its last member). Only the few bytes of that tail are decoded and
- * rewritten, into a copy: `body` is a hit's, shared with other hits, and is not written.
+ * rewritten: the answer marked is `head` (the kept bytes before it, not copied) and the new `tail`.
+ * `body` is a hit's, shared with other hits, and is not written. Null: no such tail.
  */
-export function markCached(body: Buffer, elapsedMs: number): Buffer {
+export function cachedMark(body: Buffer, elapsedMs: number): { head: Buffer; tail: string } | null {
   const at = body.lastIndexOf(TIMING);
-  if (at < 0) return body;
+  if (at < 0) return null;
   const tail = TIMING_TAIL.exec(body.toString('latin1', at));
-  if (!tail) return body;
-  const marked = `"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}${tail[1]}`;
-  const out = Buffer.allocUnsafe(at + marked.length);
-  body.copy(out, 0, 0, at);
-  out.write(marked, at, 'latin1');
+  if (!tail) return null;
+  return { head: body.subarray(0, at), tail: `"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}${tail[1]}` };
+}
+
+/** `body` marked cached (see cachedMark) as one Buffer of its own. */
+export function markCached(body: Buffer, elapsedMs: number): Buffer {
+  const mark = cachedMark(body, elapsedMs);
+  if (mark === null) return body;
+  const out = Buffer.allocUnsafe(mark.head.length + mark.tail.length);
+  mark.head.copy(out);
+  out.write(mark.tail, mark.head.length, 'latin1');
   return out;
 }
 
