@@ -94,7 +94,7 @@ describe('ResponseCache', () => {
     // The kept bytes are every hit's: the next hit finds them as they were.
     expect(shared.toString()).toBe('{"a":[1],"meta":{"response_time_ms":42,"cached":false}}');
     expect(markCached(kept(42, false), 3.6).toString()).toBe('{"a":[1],"response_time_ms":4,"cached":true}');
-    // More digits than the kept timing and the one character `true` saves: a new, longer buffer.
+    // A timing of more digits than the kept one: the answer grows.
     expect(markCached(kept(0, true), 12345).toString()).toBe('{"a":[1],"meta":{"response_time_ms":12345,"cached":true}}');
     const other = Buffer.from('{"response_time_ms":1,"cached":false,"more":1}');
     expect(markCached(other, 3)).toBe(other);
