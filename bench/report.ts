@@ -11,7 +11,7 @@ export interface Row {
   name: string; rps: number; p50: number; p99: number; errors: number;
   /** The ceiling's req/s in the runs just before and just after this one. */
   neighbours?: [number, number];
-  /** A batch endpoint's own ceiling (bare Fastify answering the same JSON). */
+  /** A batch endpoint's or a listing page's own ceiling (bare Fastify answering the same JSON, or sending the same bytes). */
   own?: number;
   /** The server's CPU time (user and system) per request answered in the measured run, µs. */
   cpuUs?: number;
@@ -89,6 +89,7 @@ export function renderResult(r: BenchResult): string {
     const [b, a] = x.neighbours ?? [0, 0];
     const share = x.neighbours ? `${pct(x.rps, (a + b) / 2)} (${pct(x.rps, b)}-${pct(x.rps, a)})` : '';
     if (x.neighbours && x.rps > Math.min(a, b)) above.push(x.name);
+    if (x.own && x.rps > x.own) above.push(`${x.name} (its own ceiling)`);
     // By CPU: the ceiling's CPU per request over the endpoint's, as the share would be on a server doing nothing else.
     const byCpu = x.cpuUs && x.neighbourCpuUs ? pct((x.neighbourCpuUs[0] + x.neighbourCpuUs[1]) / 2, x.cpuUs) : '';
     lines.push(`| ${x.name} | ${x.rps} | ${x.p50} | ${x.p99} | ${share} | ${x.own ? pct(x.rps, x.own) : ''} | ${x.cpuUs ?? ''} | ${byCpu} | ${x.errors} |`);

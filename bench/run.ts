@@ -156,6 +156,21 @@ async function load(name: string, url: string, path: (i: number) => string, head
   const cpuUs = pid ? Math.round(((cpuMicros(pid) - cpu0) / Math.max(1, r.requests.total)) * 10) / 10 : NaN;
   return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, ...(Number.isFinite(cpuUs) ? { cpuUs } : {}) };
 }
+/**
+ * A cached GET answer of many KB measured against its own ceiling as well: bare Fastify sending the
+ * same bytes, kept, to the same number of connections. At 26 KB a page, the load generator's reading
+ * of the answers bounds both, which the 1 KB ceiling does not show.
+ */
+async function sized(name: string, base: string, paths: string[], headers: Record<string, string>): Promise<Row[]> {
+  const row = await endpoint(load(name, base, cycle(paths), headers));
+  if (!row) return [];
+  const answer = Buffer.from(await (await fetch(`${base}${paths[0]}`, { headers })).arrayBuffer());
+  await fetch(`${bare.url}/bytes`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: answer });
+  const own = (await load(CEILING, bare.url, () => '/bytes', {}))!;
+  row.own = own.rps;
+  return [row, { ...own, name: `  its ceiling: bare Fastify, the same ${Math.round(answer.length / 1024)} KB answer, kept` }];
+}
+
 /** The process answering at each base URL: a row's server CPU per request is read from it. */
 const servedBy = new Map<string, number>();
 const cycle = (paths: string[]) => (i: number) => paths[i % paths.length];
@@ -332,7 +347,7 @@ async function main() {
   // so it is read from the store, never from the response cache.
   all.push(await endpoint(load('id detail, cold (no id twice)', base, (i) => `/v1/products/${1 + ((i * 7919) % maxId)}`, headers)));
   all.push(await endpoint(load('SKU detail, cold (no URL twice)', base, (i) => `/v1/products/${encodeURIComponent(skus[i % skus.length])}?_n=${i}`, headers)));
-  all.push(await endpoint(load('listing (20)', base, cycle(listing), headers)));
+  all.push(...await sized('listing (20)', base, listing, headers));
   all.push(await endpoint(load('search (limit 20, mix)', base, cycle(search), headers)));
   if (args.store === 'postgres') all.push(...await postgresRanked(env, tiers, split?.service, search, headers));
   // The same searches as an MCP tool call (issue 23: its p99 against REST's), queued and alone.
