@@ -8,7 +8,8 @@
  * in >10% of titles), each after a warm-up, plus a bare Fastify handler returning
  * 1 KB of JSON as the ceiling, run between the endpoints (each endpoint's share is of the runs just
  * before and after it); the batch endpoints also at one connection and against bare Fastify
- * answering their own (about 100 KB) JSON; B and V2 search with their answers cached (a few dozen
+ * answering their own (about 100 KB) JSON, and the listing page against bare Fastify sending its
+ * same 26 KB, kept; B and V2 search with their answers cached (a few dozen
  * queries, cached 60 s) and uncached; and each latency target alone on one connection. Where the
  * machine has two CPUs and taskset, the service and the ceiling run on one, the load generator on
  * the other. Writes the results as JSON to bench/out. Prints req/s, p50, p99, ratio to the
