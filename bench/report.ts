@@ -97,8 +97,10 @@ export function renderResult(r: BenchResult): string {
   const ranked = r.rows.find((x) => x.name === RANKED);
   const ours = r.rows.find((x) => x.name === 'search (limit 20, mix)');
   if (ranked && ours) {
-    lines.push('', `search side by side on PostgreSQL: the service's index ${ours.rps} req/s (p99 ${ours.p99} ms), `
-      + `PostgreSQL's own ts_rank query over its GIN index ${ranked.rps} req/s (p99 ${ranked.p99} ms): ${(ours.rps / Math.max(ranked.rps, 1)).toFixed(1)}x`);
+    const side = `search side by side on PostgreSQL: the service's index ${ours.rps} req/s (p99 ${ours.p99} ms), PostgreSQL's own ts_rank query over its GIN index `;
+    // No answer in the run (every query past autocannon's timeout) leaves nothing to divide by.
+    lines.push('', ranked.rps > 0 ? `${side}${ranked.rps} req/s (p99 ${ranked.p99} ms): ${(ours.rps / ranked.rps).toFixed(1)}x`
+      : `${side}answered no request within the run (${ranked.errors} errors): no ratio`);
   }
   if (above.length) lines.push('', `WARNING: above a neighbouring ceiling (not measured under the same conditions; see the spread): ${above.join('; ')}`);
   if (r.import) {
