@@ -190,10 +190,20 @@ async function sized(name: string, base: string, paths: string[], headers: Recor
   const row = await endpoint(load(name, base, cycle(paths), headers));
   if (!row) return [];
   const answer = Buffer.from(await (await fetch(`${base}${paths[0]}`, { headers })).arrayBuffer());
-  await fetch(`${bare.url}/bytes`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: answer });
-  const own = (await load(CEILING, bare.url, () => '/bytes', {}))!;
+  return [row, await ownCeiling(row, '/bytes', answer)];
+}
+
+/**
+ * `row`'s own ceiling (set on it, and returned as a row of its own): bare Fastify given `answer`,
+ * loaded as the row was. `/answer` serializes the JSON per request (POST, with `body`); `/bytes`
+ * sends the bytes as they are (GET).
+ */
+async function ownCeiling(row: Row, route: '/answer' | '/bytes', answer: string | Buffer, body?: (i: number) => unknown): Promise<Row> {
+  const type = route === '/answer' ? 'application/json' : 'application/octet-stream';
+  await fetch(`${bare.url}${route}`, { method: 'PUT', headers: { 'content-type': type }, body: answer });
+  const own = (await load(CEILING, bare.url, () => route, {}, body))!;
   row.own = own.rps;
-  return [row, { ...own, name: `  its ceiling: bare Fastify, the same ${Math.round(answer.length / 1024)} KB answer, kept` }];
+  return { ...own, name: `  its ceiling: bare Fastify, the same ${Math.round(answer.length / 1024)} KB answer${route === '/bytes' ? ', kept' : ''}` };
 }
 
 /** The process answering at each base URL: a row's server CPU per request is read from it. */
@@ -211,11 +221,9 @@ async function batch(name: string, base: string, path: string, headers: Record<s
   const row = await endpoint(load(name, base, () => path, headers, body));
   if (!row) return [];
   const answer = await (await fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body(0)) })).text();
-  await fetch(`${bare.url}/answer`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: answer });
-  const own = (await load(CEILING, bare.url, () => '/answer', {}, body))!;
-  row.own = own.rps;
+  const own = await ownCeiling(row, '/answer', answer, body);
   const single = (await load(name, base, () => path, headers, body, 1))!;
-  return [row, { ...own, name: `  its ceiling: bare Fastify, the same ${Math.round(answer.length / 1024)} KB answer` }, { ...single, name: `  ${name}, 1 connection` }];
+  return [row, own, { ...single, name: `  ${name}, 1 connection` }];
 }
 
 /**
