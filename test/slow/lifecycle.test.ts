@@ -81,6 +81,8 @@ describe('a start after a killed import (item 7)', () => {
     const starting = seen.find((s) => s.status === 503);
     expect(starting?.body).toMatchObject({ status: 'starting', reason: expect.stringContaining('interrupted bulk load') });
     expect(output()).toMatch(/recovery: matched \d+ of 20000 listings/);
+    // /health turns 200 inside the recovery, so the log line may reach the pipe a moment later
+    for (let i = 0; i < 500 && !output().includes('recovery done'); i++) await tick(10);
     expect(output()).toContain('recovery done');
     p.kill('SIGTERM');
     expect(await exited(p)).toBe(0);
