@@ -11,7 +11,13 @@ interface Entry {
 }
 
 /** A cached answer as a hit sends it: `body` may be shared with other hits, so it is never written. */
-export interface CachedAnswer { body: Buffer; type: string; note: unknown; etag: string }
+export interface CachedAnswer {
+  body: Buffer; type: string; note: unknown; etag: string;
+  /** Whether this is the entry's own answer, which later hits share (else a copy for one hit). */
+  kept: boolean;
+  /** `body` marked cached at 0 ms (surface B, markCached), kept once a kept answer was so marked. */
+  marked: Buffer | null;
+}
 
 /**
  * Server-side response cache of spec 8.3, keyed on method, surface and the full query (so an unused
@@ -66,7 +72,7 @@ export class ResponseCache {
     const own = this.ownBytes + e.length <= this.maxBytes / 4;
     const body = own ? Buffer.allocUnsafeSlow(e.length) : Buffer.allocUnsafe(e.length);
     this.arena!.copy(body, 0, e.offset, e.offset + e.length);
-    const answer = { body, type: e.type, note: e.note, etag: e.etag };
+    const answer: CachedAnswer = { body, type: e.type, note: e.note, etag: e.etag, kept: own, marked: null };
     if (own) {
       e.own = answer;
       this.ownBytes += e.length;
@@ -74,9 +80,29 @@ export class ResponseCache {
     return answer;
   }
 
+  /**
+   * Surface B's body for a hit (markCached), in one Buffer. A hit answered within half a millisecond
+   * (most) reports 0 ms: a kept answer keeps that body, within the same quarter of maxBytes, so
+   * its later hits decode, allocate and copy nothing.
+   */
+  markedBody(hit: CachedAnswer, elapsedMs: number): Buffer {
+    if (elapsedMs >= 0.5) return markCached(hit.body, elapsedMs);
+    if (hit.marked !== null) return hit.marked;
+    // At 0 ms the marked body is shorter than the kept one ("0", "true" for "false").
+    const keep = hit.kept && this.ownBytes + hit.body.length <= this.maxBytes / 4;
+    const marked = markCached(hit.body, 0, keep);
+    if (keep) {
+      hit.marked = marked;
+      if (marked !== hit.body) this.ownBytes += marked.length;
+    }
+    return marked;
+  }
+
   private drop(e: Entry): void {
     this.entries.delete(e.key);
-    if (e.own !== null) this.ownBytes -= e.length;
+    if (e.own === null) return;
+    const { body, marked } = e.own;
+    this.ownBytes -= e.length + (marked !== null && marked !== body ? marked.length : 0);
   }
 
   /**
@@ -167,24 +193,19 @@ const TIMING_TAIL = /^"response_time_ms":\d+,"cached":false}(}?)$/;
 /**
  * Surface B reports its own timing and whether the answer was cached (the last two members of its
  * envelope, or of its `meta`, its last member). Only the few bytes of that tail are decoded and
- * rewritten: the answer marked is `head` (the kept bytes before it, not copied) and the new `tail`.
- * `body` is a hit's, shared with other hits, and is not written. Null: no such tail.
+ * rewritten, in a copy: `body` is a hit's, shared with other hits, and is not written. `body` itself
+ * when it has no such tail. `kept`: the copy is kept by the cache (bytes of its own, not a slice
+ * of the shared pool that a young answer may use).
  */
-export function cachedMark(body: Buffer, elapsedMs: number): { head: Buffer; tail: string } | null {
+export function markCached(body: Buffer, elapsedMs: number, kept = false): Buffer {
   const at = body.lastIndexOf(TIMING);
-  if (at < 0) return null;
-  const tail = TIMING_TAIL.exec(body.toString('latin1', at));
-  if (!tail) return null;
-  return { head: body.subarray(0, at), tail: `"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}${tail[1]}` };
-}
-
-/** `body` marked cached (see cachedMark) as one Buffer of its own. */
-export function markCached(body: Buffer, elapsedMs: number): Buffer {
-  const mark = cachedMark(body, elapsedMs);
-  if (mark === null) return body;
-  const out = Buffer.allocUnsafe(mark.head.length + mark.tail.length);
-  mark.head.copy(out);
-  out.write(mark.tail, mark.head.length, 'latin1');
+  if (at < 0) return body;
+  const end = TIMING_TAIL.exec(body.toString('latin1', at));
+  if (!end) return body;
+  const tail = `"response_time_ms":${Math.max(0, Math.round(elapsedMs))},"cached":true}${end[1]}`;
+  const out = kept ? Buffer.allocUnsafeSlow(at + tail.length) : Buffer.allocUnsafe(at + tail.length);
+  body.copy(out, 0, 0, at);
+  out.write(tail, at, 'latin1');
   return out;
 }
 
@@ -252,7 +273,7 @@ export function installCache(app: FastifyInstance, cache: ResponseCache, front: 
         }
       }
       reply.type(hit.type);
-      reply.send(config.surface === 'v1b' ? markCached(hit.body, reply.elapsedTime) : hit.body);
+      reply.send(config.surface === 'v1b' ? cache.markedBody(hit, reply.elapsedTime) : hit.body);
       return;
     }
     reply.header('X-Cache', 'MISS');

@@ -4,7 +4,7 @@ import type { FastifyContextConfig } from 'fastify';
 import type { Authenticator } from '../accounts/authenticator.js';
 import type { QuotaService } from '../accounts/quota.js';
 import { tierAtLeast } from '../domain/tier.js';
-import { cacheKeyOf, cachedMark, type ResponseCache } from './cache.js';
+import { cacheKeyOf, type ResponseCache } from './cache.js';
 import { headerCredential } from './auth.js';
 import { CORS_EXPOSED_HEADERS } from './cors.js';
 import { countedAhead, eachLimitHeader } from './rate-limit.js';
@@ -101,15 +101,10 @@ export class FrontDoor {
       if (hit.etag) headers.push('etag', hit.etag);
       const id = h['x-request-id'];
       headers.push('content-type', hit.type, 'x-request-id', typeof id === 'string' && id ? id : randomUUID(), 'x-content-type-options', 'nosniff');
-      // Surface B's answer is the kept bytes and a new tail, written out in one go (res.write corks the socket until end).
-      const mark = route.surface === 'v1b' ? cachedMark(hit.body, performance.now() - started) : null;
-      headers.push('content-length', String(mark === null ? hit.body.length : mark.head.length + mark.tail.length));
+      const body = route.surface === 'v1b' ? cache.markedBody(hit, performance.now() - started) : hit.body;
+      headers.push('content-length', String(body.length));
       res.writeHead(200, headers);
-      if (mark === null) res.end(hit.body);
-      else {
-        res.write(mark.head);
-        res.end(mark.tail, 'latin1');
-      }
+      res.end(body);
     } catch (err) {
       // The hooks answer it (serverWithFrontDoor) with the count made here, not a second one.
       if (decision !== null && !res.headersSent) countedAhead(req, decision);

@@ -100,6 +100,38 @@ describe('ResponseCache', () => {
     expect(markCached(other, 3)).toBe(other);
   });
 
+  it('keeps a kept answer\'s body marked at 0 ms for its later hits, within the same room', () => {
+    const cache = new ResponseCache(100, () => 0, 1100);
+    const answer = '{"a":[1],"meta":{"response_time_ms":42,"cached":false}}'; // 56 bytes
+    for (const k of ['a', 'b', 'c', 'd', 'e']) cache.set(k, answer, 'application/json', 60);
+    const a = cache.get('a')!;
+    const first = cache.markedBody(a, 0.2);
+    expect(first.toString()).toBe('{"a":[1],"meta":{"response_time_ms":0,"cached":true}}');
+    // The next hit sends those same bytes; one of 0.5 ms or more, a copy with its own timing.
+    expect(cache.markedBody(cache.get('a')!, 0.4)).toBe(first);
+    expect(cache.markedBody(cache.get('a')!, 2.5).toString()).toBe('{"a":[1],"meta":{"response_time_ms":3,"cached":true}}');
+    expect(cache.get('a')!.body.toString()).toBe(answer);
+    // 275 bytes for kept answers: a (56 + 53) and b (56 + 53) fit; c's own bytes fit, its marked
+    // body would not, so each of its hits marks a copy; d is not kept at all.
+    const b = cache.get('b')!;
+    expect(cache.markedBody(b, 0)).toBe(cache.markedBody(b, 0));
+    const c = cache.get('c')!;
+    expect(c.kept).toBe(true);
+    expect(cache.markedBody(c, 0)).not.toBe(cache.markedBody(c, 0));
+    const d = cache.get('d')!;
+    expect(d.kept).toBe(false);
+    expect(cache.markedBody(d, 0).toString()).toBe(first.toString());
+    // Once a and b are gone, their room (own and marked bytes) is free again.
+    for (let i = 0; i < 30; i++) cache.set(`n${i}`, answer, 'application/json', 60);
+    expect(cache.get('a')).toBeNull();
+    const n = cache.get('n29')!;
+    expect(cache.markedBody(n, 0)).toBe(cache.markedBody(n, 0));
+    // An answer without surface B's tail is its own marked body.
+    cache.set('plain', '{"x":1}', 'application/json', 60);
+    const plain = cache.get('plain')!;
+    expect(cache.markedBody(plain, 0)).toBe(plain.body);
+  });
+
   // A hit's bytes may still be queued on a slow socket when the ring moves on over where they lay.
   it('answers a hit with bytes the ring can no longer reach, of their own up to a quarter of maxBytes', () => {
     const cache = new ResponseCache(100, () => 0, 1000);
