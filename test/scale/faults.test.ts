@@ -7,6 +7,7 @@ import { createContainer, type Container } from '../../src/container.js';
 import { isUnavailable } from '../../src/http/errors.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { TEST_DATABASE_URL, privateRedis, schemaFactory } from './env.js';
+import { until } from '../helpers/until.js';
 
 /** A TCP proxy in front of PostgreSQL: stopping it is the database going away, for this test only. */
 class Outage {
@@ -82,10 +83,7 @@ describe('faults', () => {
     expect(search.statusCode).toBe(503);
     await proxy.up();
     let status = 0;
-    for (let i = 0; i < 20 && status !== 404; i++) {
-      status = (await get('/v1/products/1')).statusCode;
-      if (status !== 404) await new Promise((r) => setTimeout(r, 100));
-    }
+    await until(async () => (status = (await get('/v1/products/1')).statusCode) === 404, 2000, 100);
     expect(status).toBe(404);
   });
 
@@ -128,10 +126,7 @@ describe('faults', () => {
     expect(logs.some((l) => l.includes('rate limiter unavailable'))).toBe(true);
     redis.start();
     let limited: string | undefined;
-    for (let i = 0; i < 40 && !limited; i++) {
-      limited = (await get('/v1/products/1')).headers['x-ratelimit-limit'] as string | undefined;
-      if (!limited) await new Promise((r) => setTimeout(r, 100));
-    }
+    await until(async () => (limited = (await get('/v1/products/1')).headers['x-ratelimit-limit'] as string | undefined) !== undefined, 4000, 100);
     expect(limited).toBeDefined();
   });
 

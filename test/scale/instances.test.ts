@@ -8,6 +8,7 @@ import type { BusMessage } from '../../src/events/bus.js';
 import { freePort } from '../../bench/processes.js';
 import { rec } from '../helpers/records.js';
 import { TEST_REDIS_URL, schemaFactory, urlWithSchema } from './env.js';
+import { until } from '../helpers/until.js';
 
 /** Two `catalog serve` processes on one PostgreSQL schema and one Redis namespace. */
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -28,13 +29,9 @@ async function startServer(): Promise<{ proc: ChildProcess; base: string; out: s
   proc.stdout!.on('data', (d) => out.push(String(d)));
   proc.stderr!.on('data', (d) => out.push(String(d)));
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    if (proc.exitCode !== null) throw new Error(`server exited: ${out.join('')}`);
-    try {
-      if ((await fetch(`${base}/health`)).ok) return { proc, base, out };
-    } catch { /* not listening yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const up = await until(async () => proc.exitCode !== null || (await fetch(`${base}/health`)).ok, 15_000, 100);
+  if (proc.exitCode !== null) throw new Error(`server exited: ${out.join('')}`);
+  if (up) return { proc, base, out };
   throw new Error(`server did not start: ${out.join('')}`);
 }
 
@@ -97,10 +94,7 @@ describe('two instances, one PostgreSQL, one Redis', () => {
     cli('import', file);
     for (const i of [0, 1]) {
       let body = '';
-      for (let t = 0; t < 30 && !body.includes('SCALE-C-1'); t++) {
-        body = await (await get(i, list, key)).text();
-        if (!body.includes('SCALE-C-1')) await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(async () => (body = await (await get(i, list, key)).text()).includes('SCALE-C-1'), 3000, 100);
       expect(body).toContain('SCALE-C-1');
     }
     const found = await get(1, '/v1/products/search?q=kettle&sort_by=relevance', key);

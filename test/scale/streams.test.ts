@@ -8,6 +8,7 @@ import { RedisSlots } from '../../src/limits/redis-slots.js';
 import { rec } from '../helpers/records.js';
 import { openSse, type SseClient } from '../helpers/sse.js';
 import { privateRedis, schemaFactory, urlWithSchema } from './env.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue 22 items 1 and 5 in scale-out mode: three instances (containers and apps in this process,
@@ -92,7 +93,7 @@ describe('streams across instances', () => {
     const onB = held[1];
     onB.close();
     await onB.ended;
-    for (let i = 0; i < 100 && (await A.c.streamSlots.held(`key:${id}`)) > 9; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(async () => (await A.c.streamSlots.held(`key:${id}`)) <= 9, 1000, 10);
     const again = await sse(C, '/v2/prices/stream', headers);
     expect(again.status).toBe(200);
     expect(JSON.parse((await ready(again)).data)).toMatchObject({ limit_scope: 'deployment' });

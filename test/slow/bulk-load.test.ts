@@ -10,6 +10,7 @@ import { IngestService } from '../../src/catalog/ingest.js';
 import { createSqliteStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 import { makeHarness } from '../helpers/app.js';
 import { rec } from '../helpers/records.js';
+import { until } from '../helpers/until.js';
 
 /**
  * A bulk load (catalog import into an empty store) defers index upkeep and matches from memory;
@@ -64,8 +65,7 @@ async function copiedByWorker(store: SqliteStore, path: string): Promise<boolean
   await ingest(store, catalog().slice(0, 300));
   expect(statSync(`${path}-wal`).size).toBeGreaterThan(1 << 20);
   const copied = () => statSync(path).size > before + (512 << 10);
-  for (let i = 0; i < 100 && !copied(); i++) await new Promise((r) => setTimeout(r, 50));
-  return copied();
+  return until(copied, 5000, 50);
 }
 
 const catalog = () => [...generateDemoRecords({ listings: 1500, seed: 11, historyDays: 0, now: new Date('2026-11-20T00:00:00Z') })];

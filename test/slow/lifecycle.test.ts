@@ -12,6 +12,7 @@ import { generateDemoRecords } from '../../src/demo/generate.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { freePort } from '../../bench/processes.js';
 import { rec } from '../helpers/records.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue 18 items 7 and 8, on real processes: a server listens before a killed import is finished
@@ -38,19 +39,14 @@ const alive = (pid: number) => {
 };
 const exited = (p: ChildProcess) => new Promise<number | null>((r) => (p.exitCode !== null ? r(p.exitCode) : p.once('exit', (code) => r(code))));
 const childrenOf = (pid: number) => spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
-const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function untilHealthy(base: string, seen: Array<{ status: number; body: { status?: string; reason?: string } }>): Promise<void> {
-  for (let i = 0; i < 3000; i++) {
-    try {
-      const r = await fetch(`${base}/health`);
-      const body = (await r.json()) as { status?: string; reason?: string };
-      seen.push({ status: r.status, body });
-      if (r.status === 200) return;
-    } catch { /* not listening yet */ }
-    await tick(10);
-  }
-  throw new Error('never healthy');
+  const healthy = await until(async () => {
+    const r = await fetch(`${base}/health`);
+    seen.push({ status: r.status, body: (await r.json()) as { status?: string; reason?: string } });
+    return r.status === 200;
+  }, 60_000, 10);
+  if (!healthy) throw new Error('never healthy');
 }
 
 function serve(env: Record<string, string>, argv = [bin, 'serve'], command = process.execPath): { p: ChildProcess; output: () => string } {
@@ -82,7 +78,7 @@ describe('a start after a killed import (item 7)', () => {
     expect(starting?.body).toMatchObject({ status: 'starting', reason: expect.stringContaining('interrupted bulk load') });
     expect(output()).toMatch(/recovery: matched \d+ of 20000 listings/);
     // /health turns 200 inside the recovery, so the log line may reach the pipe a moment later
-    for (let i = 0; i < 500 && !output().includes('recovery done'); i++) await tick(10);
+    await until(() => output().includes('recovery done'), 5000, 10);
     expect(output()).toContain('recovery done');
     p.kill('SIGTERM');
     expect(await exited(p)).toBe(0);
@@ -102,7 +98,7 @@ describe('signals (item 8)', () => {
     expect(servers.length).toBeGreaterThan(0);
     p.kill('SIGTERM');
     await exited(p);
-    for (let i = 0; i < 100 && servers.some(alive); i++) await tick(50);
+    await until(() => !servers.some(alive), 5000, 50);
     expect(servers.filter(alive)).toEqual([]);
   }, 60_000);
 
@@ -140,13 +136,10 @@ describe('signals (item 8)', () => {
     });
     procs.push(p);
     let children: number[] = [];
-    for (let i = 0; i < 200 && !children.length; i++) {
-      await tick(25);
-      children = childrenOf(p.pid!);
-    }
+    await until(() => (children = childrenOf(p.pid!)).length > 0, 5000);
     expect(children.length).toBe(1);
     p.kill('SIGKILL');
-    for (let i = 0; i < 200 && alive(children[0]); i++) await tick(25);
+    await until(() => !alive(children[0]), 5000);
     expect(alive(children[0])).toBe(false);
   }, 30_000);
 });

@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BAD_CALLS, expectValidOutput, GOOD_CALLS, refusalOf, ROOT, seededStore, TOOL_NAMES } from '../mcp/setup.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue 23 over stdio: `catalog mcp` (the built command, as an agent host runs it) on a store
@@ -57,15 +58,14 @@ describe('the SDK client on `catalog mcp`', () => {
     await client.close();
     expect(protocolErrors).toEqual([]);
     expect(stderr).not.toMatch(/failed|error/i);
-    let alive = true;
-    for (let i = 0; i < 100 && alive; i++) {
+    const ended = await until(() => {
       try {
         process.kill(pid, 0);
-        await new Promise((r) => setTimeout(r, 20));
+        return false;
       } catch {
-        alive = false;
+        return true;
       }
-    }
-    expect(alive).toBe(false);
+    }, 2000, 20);
+    expect(ended).toBe(true);
   });
 });

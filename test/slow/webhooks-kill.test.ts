@@ -6,6 +6,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { freePort } from '../../bench/processes.js';
 import { Receiver, verify } from '../webhooks/receiver.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Issue 22, faults: a `catalog serve` is killed (SIGKILL) with webhook deliveries pending and
@@ -45,12 +46,7 @@ it('a server killed with deliveries pending loses none after a restart, and repe
     p.stdout!.on('data', (d) => output.push(String(d)));
     p.stderr!.on('data', (d) => output.push(String(d)));
     procs.push(p);
-    for (let i = 0; i < 300; i++) {
-      try {
-        if ((await fetch(`${base}/health`)).ok) return p;
-      } catch { /* not yet */ }
-      await tick(50);
-    }
+    if (await until(async () => (await fetch(`${base}/health`)).ok, 15_000, 50)) return p;
     throw new Error('server did not start');
   };
 
@@ -77,7 +73,7 @@ it('a server killed with deliveries pending loses none after a restart, and repe
   // Slow answers: 4 in flight, about 13 a second, so the kill finds deliveries sent, in flight and queued.
   rx.answer = (_r, res) => void setTimeout(() => res.writeHead(200).end('ok'), 300);
   cli('import', join(dir, 'moves.ndjson'));
-  for (let i = 0; i < 200 && rx.received.length < 10; i++) await tick(25);
+  await until(() => rx.received.length >= 10, 5000);
   server.kill('SIGKILL');
   await new Promise((r) => server.once('exit', r));
   const beforeKill = rx.received.length;
@@ -95,7 +91,7 @@ it('a server killed with deliveries pending loses none after a restart, and repe
   rx.answer = (_r, res) => res.writeHead(200).end('ok');
   server = await start();
   // The killed server's leases end 2 x 1 s + 5 s after its claims: its in-flight deliveries follow then.
-  for (let i = 0; i < 400 && new Set(rx.received.map((r) => r.headers['webhook-id'])).size < N; i++) await tick(50);
+  await until(() => new Set(rx.received.map((r) => r.headers['webhook-id'])).size >= N, 20_000, 50);
   const ids = rx.received.map((r) => String(r.headers['webhook-id']));
   expect(new Set(ids).size).toBe(N);
   const afterRestart = ids.slice(beforeKill);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHarness, type Harness } from '../helpers/app.js';
 import { rec } from '../helpers/records.js';
 import { openSse, type SseClient } from '../helpers/sse.js';
+import { until } from '../helpers/until.js';
 
 /** Issue 22 item 1: who may stream, how many, for how long, and what ends a stream. */
 async function listening(env: Record<string, string> = {}): Promise<{ h: Harness; base: string; port: number }> {
@@ -69,7 +70,7 @@ describe('keys, tiers and the per-key limit', () => {
     expect(other.status).toBe(200);
     ten[3].close();
     await ten[3].ended;
-    for (let i = 0; i < 100 && h.c.streams.count(keyId) > 9; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => h.c.streams.count(keyId) <= 9, 1000, 10);
     expect(h.c.streams.count(keyId)).toBe(9);
     expect(await h.c.streamSlots.held(`key:${keyId}`)).toBe(9);
     const again = await sse(`${base}/v2/prices/stream`, headers);
@@ -168,7 +169,7 @@ describe('slow readers', () => {
     await new Promise((r) => socket.once('connect', r));
     socket.write(`GET /v2/prices/stream HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${key}\r\n\r\n`);
     socket.pause(); // never reads: the kernel buffers fill, then the server's
-    for (let i = 0; i < 100 && h.c.streams.count(keyId) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => h.c.streams.count(keyId) >= 2, 1000, 10);
     expect(h.c.streams.count(keyId)).toBe(2);
     const title = `Slow reader test listing ${'x'.repeat(450)}`;
     let round = 0;
@@ -182,7 +183,7 @@ describe('slow readers', () => {
     }
     expect(h.c.streams.count(keyId), `after ${round} rounds`).toBe(1);
     socket.resume(); // a paused socket cannot see the end: read what the kernel holds, then the close
-    for (let i = 0; i < 300 && !closed; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => closed, 3000, 10);
     expect(closed).toBe(true);
     await reader.until(() => reader.data().length >= sent, 10_000);
     expect(reader.data()).toHaveLength(sent);

@@ -9,6 +9,7 @@ import { FakeClock } from '../helpers/clock.js';
 import { rec } from '../helpers/records.js';
 import { Receiver } from './receiver.js';
 import { importLines, restartLosesNothing, subscribe, twoInstancesDeliverOnce } from './scenarios.js';
+import { until } from '../helpers/until.js';
 
 /** The outbox on an SQLite file shared by several containers: as several processes on one store. */
 let dir: string;
@@ -72,7 +73,7 @@ describe('the outbox on one SQLite file', () => {
       await cli.close();
       cli = null;
       // The server's tail polls the log; no wake-up reaches it from the other connection.
-      for (let i = 0; i < 100 && rx.received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await until(() => rx.received.length > 0, 5000, 50);
       expect(rx.payloads().map((p) => [p.event, p.data.new_price])).toEqual([['price_change', 400]]);
     } finally {
       await cli?.close();
