@@ -10,13 +10,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  blockingKeys, buildProfile, chooseGroup, MAX_CANDIDATES, MemoryBlocks,
+  blockingKeys, buildProfile, chooseGroup, MAX_CANDIDATES, MAX_PER_KEY, MemoryBlocks,
 } from '../src/domain/matching/index.js';
 import type { Assign, AssignStats, EvalPair, EvalRecord, Metrics } from './eval-types.js';
 
 /**
  * The ingest algorithm over an in-memory blocking index (key -> listing ids, oldest first):
- * candidates are read key by key in the order blockingKeys returns them, stopping at MAX_CANDIDATES.
+ * candidates are read key by key in the order blockingKeys returns them, at most MAX_PER_KEY from
+ * a key, stopping at MAX_CANDIDATES.
  */
 export const inMemoryAssign: Assign = async (records) => {
   const blocks = new MemoryBlocks();
@@ -159,7 +160,7 @@ function printReport(reports: DataSetReport[]): void {
       );
     }
   }
-  console.log(`\nper-listing cost (in-memory index, candidates capped at ${MAX_CANDIDATES}; after one warm-up pass):`);
+  console.log(`\nper-listing cost (in-memory index, candidates capped at ${MAX_CANDIDATES}, ${MAX_PER_KEY} a key; after one warm-up pass):`);
   for (const r of reports) {
     if (!r.stats) continue;
     const s = r.stats;

@@ -3,7 +3,7 @@ import { generateDemoRecords } from '../../src/demo/generate.js';
 import { GroupAssigner, type RegroupOp } from '../../src/store/postgres/ingest-match.js';
 import { MatchCache } from '../../src/store/postgres/match-cache.js';
 import { profileOfListing } from '../../src/domain/listing-profile.js';
-import { blockingKeys } from '../../src/domain/matching/index.js';
+import { blockingKeys, MAX_CANDIDATES, MAX_PER_KEY } from '../../src/domain/matching/index.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Store } from '../../src/store/types.js';
 import { createPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
@@ -135,9 +135,9 @@ describe('PostgreSQL batch writer keeps the SQLite writer decisions', () => {
       for (const op of ops) {
         // The candidate query the writer used to run per listing, against the table as the ops before left it.
         const { rows } = await client.query<{ id: number }>(`WITH c AS (SELECT k.n, b.listing_id AS id FROM unnest($1::text[]) WITH ORDINALITY AS k(key, n)
-            CROSS JOIN LATERAL (SELECT listing_id FROM block_keys b WHERE b.key = k.key AND b.listing_id <> $2 ORDER BY b.listing_id LIMIT 40) b),
+            CROSS JOIN LATERAL (SELECT listing_id FROM block_keys b WHERE b.key = k.key AND b.listing_id <> $2 ORDER BY b.listing_id LIMIT ${MAX_PER_KEY}) b),
           f AS (SELECT id, min(n) AS n FROM c GROUP BY id)
-          SELECT f.id FROM f JOIN listings l ON l.id = f.id WHERE l.match_profile IS NOT NULL ORDER BY f.n, f.id LIMIT 40`, [op.keys, op.id]);
+          SELECT f.id FROM f JOIN listings l ON l.id = f.id WHERE l.match_profile IS NOT NULL ORDER BY f.n, f.id LIMIT ${MAX_CANDIDATES}`, [op.keys, op.id]);
         expect(op.candidates).toEqual(rows.map((r) => r.id).sort((x, y) => x - y));
         await client.query('DELETE FROM block_keys WHERE listing_id = $1', [op.id]);
         await client.query('INSERT INTO block_keys (key, listing_id) SELECT DISTINCT k, $2::bigint FROM unnest($1::text[]) k', [op.keys, op.id]);

@@ -8,7 +8,8 @@
 //   t:<word>|<word>            nearby title words (sorted pair), the title fallback
 //
 // Keys come back ordered from most to least selective and at most MAX_KEYS of them; the caller
-// reads candidates key by key in that order and stops at MAX_CANDIDATES.
+// reads candidates key by key in that order, at most MAX_PER_KEY from a key, and stops at
+// MAX_CANDIDATES.
 
 import { codeStem, isModelCode, isStrongCode } from './model-codes.js';
 import { parseUnitToken } from './text.js';
@@ -19,6 +20,12 @@ import { BRAND_NOISE, COLOUR_WORDS, WEAK_WORDS } from './vocabulary.js';
 export const MAX_KEYS = 6;
 /** Candidates the caller should read (over all keys, in key order) before it stops. */
 export const MAX_CANDIDATES = 40;
+/**
+ * Listing ids one key gives (its lowest, the listing itself not counted). A common key's oldest
+ * listings are mostly other products; uncapped they filled the 40 before the keys after it were
+ * read, and a product's later listings met only through those (bench/RESULTS.md, "Candidates a key").
+ */
+export const MAX_PER_KEY = 15;
 
 const MAX_CODE_KEYS = 2;
 const SINGLE_WORD_KEYS = 2;

@@ -1,9 +1,10 @@
-import { MAX_CANDIDATES } from './blocking.js';
+import { MAX_CANDIDATES, MAX_PER_KEY } from './blocking.js';
 import type { GroupCandidate } from './group.js';
 
 /**
  * The ingest rule for candidates over an in-memory blocking index (key -> listing ids, oldest
- * first): keys in the order blockingKeys returns them, each listing once, at most MAX_CANDIDATES.
+ * first): keys in the order blockingKeys returns them, at most MAX_PER_KEY ids from a key (a
+ * listing met under an earlier key counts), each listing once, at most MAX_CANDIDATES.
  * The store writers apply the same rule to their tables; evaluations and tests use this one.
  */
 export class MemoryBlocks<C extends GroupCandidate = GroupCandidate> {
@@ -14,8 +15,10 @@ export class MemoryBlocks<C extends GroupCandidate = GroupCandidate> {
     const seen = new Set<number>();
     const out: C[] = [];
     for (const key of keys) {
+      let taken = 0;
       for (const id of this.index.get(key) ?? []) {
         if (out.length >= MAX_CANDIDATES) return out;
+        if (taken++ >= MAX_PER_KEY) break;
         if (seen.has(id)) continue;
         seen.add(id);
         out.push(this.listings[id]);

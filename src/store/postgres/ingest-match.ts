@@ -1,5 +1,5 @@
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { chooseGroup, decodeProfile, encodeProfile, MAX_CANDIDATES, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
+import { chooseGroup, decodeProfile, encodeProfile, MAX_CANDIDATES, MAX_PER_KEY, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
 import { toListing, type ListingRow } from '../sql/listing-row.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { MatchCache, POSTINGS_READ, type Postings } from './match-cache.js';
@@ -30,9 +30,9 @@ const META = 'SELECT id, group_id, match_profile IS NOT NULL AS has_profile FROM
 const PROFILES = 'SELECT id, match_profile FROM listings WHERE id = ANY(?::bigint[]) AND match_profile IS NOT NULL';
 const STORED_KEYS = 'SELECT listing_id, key FROM block_keys WHERE listing_id = ANY(?::bigint[])';
 
-/** The list gives MAX_CANDIDATES ids besides `self`, or all there are. */
+/** The list gives MAX_PER_KEY ids besides `self`, or all there are. */
 function enough(p: Postings, self: number): boolean {
-  return p.complete || p.ids.length > MAX_CANDIDATES || (p.ids.length === MAX_CANDIDATES && !p.ids.includes(self));
+  return p.complete || p.ids.length > MAX_PER_KEY || (p.ids.length === MAX_PER_KEY && !p.ids.includes(self));
 }
 
 /** Which ids the current op has looked at: a stamp per id, so the next op starts with one increment, not a fresh set. */
@@ -63,9 +63,9 @@ class Seen {
 /**
  * Chooses the group of every op as the SQLite writer does record by record: candidates are the
  * first MAX_CANDIDATES distinct listings with a profile, taking per key (most selective first)
- * its lowest ids other than the listing itself, as the table stands after the ops before. The
- * table is read a whole batch at once (posting lists, groups, profiles), then the batch's own
- * key changes are replayed in memory, so each op sees what the one before it wrote.
+ * its MAX_PER_KEY lowest ids other than the listing itself, as the table stands after the ops
+ * before. The table is read a whole batch at once (posting lists, groups, profiles), then the
+ * batch's own key changes are replayed in memory, so each op sees what the one before it wrote.
  */
 export class GroupAssigner {
   constructor(private readonly cache: MatchCache) {}
@@ -98,7 +98,7 @@ export class GroupAssigner {
         let taken = 0;
         for (const cid of ids) {
           if (cid === op.id) continue;
-          if (taken++ >= MAX_CANDIDATES) break;
+          if (taken++ >= MAX_PER_KEY) break;
           if (picked.length >= MAX_CANDIDATES || seen.check(cid)) continue;
           if (!cache.hasProfile(cid)) continue;
           picked.push(cid);
@@ -179,7 +179,7 @@ export class GroupAssigner {
   }
 
   /**
-   * Removals can shorten a partial list below MAX_CANDIDATES ids besides the listing itself: the
+   * Removals can shorten a partial list below MAX_PER_KEY ids besides the listing itself: the
    * key is read again (the table still holds the batch's starting state), longer, and the batch's
    * changes so far are replayed on it.
    */

@@ -1,7 +1,7 @@
-import { MAX_CANDIDATES, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
+import { MAX_PER_KEY, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
 
-/** Posting-list entries read per key: the candidate cap, the listing itself, and room for removals before a re-read. */
-export const POSTINGS_READ = MAX_CANDIDATES + 8;
+/** Posting-list entries read per key: the per-key cap, the listing itself, and room for removals before a re-read. */
+export const POSTINGS_READ = MAX_PER_KEY + 8;
 const POSTINGS_CACHE = 400_000;
 /** Profiles kept, each with its compact form: a miss costs a read, a decode and a compact form. */
 const PROFILE_CACHE = 200_000;

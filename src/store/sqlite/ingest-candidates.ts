@@ -1,13 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
 import {
-  compactProfile, decodeProfile, encodeProfile, MAX_CANDIDATES, MAX_KEYS, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
+  compactProfile, decodeProfile, encodeProfile, MAX_CANDIDATES, MAX_KEYS, MAX_PER_KEY, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
 } from '../../domain/matching/index.js';
 import { DenseTable, TwoGenerationCache, UnboundedMap, type IdCache, type KeyCache } from '../../domain/id-caches.js';
 import { toListing, type ListingRow } from '../sql/listing-row.js';
 
-/** Ids kept per blocking key: the first MAX_CANDIDATES other than the listing asking, whoever asks. */
-const KEEP = MAX_CANDIDATES + 1;
+/** Ids kept per blocking key: the first MAX_PER_KEY other than the listing asking, whoever asks. */
+const KEEP = MAX_PER_KEY + 1;
 // Entries per cache generation (each cache holds up to two).
 const POSTINGS_CACHE = 120_000;
 const PROFILE_CACHE = 100_000;
@@ -74,10 +74,11 @@ class IdSet {
 
 /**
  * Match candidates of the SQLite writer, read as the blocking index defines them: keys in the
- * order given (most selective first), per key the lowest listing ids, the first MAX_CANDIDATES
- * distinct listings that have a profile. What the writer reads again and again is kept in memory,
- * mirrored on every write it makes: the head of each key's posting list (only its first KEEP
- * ids, which later inserts with higher ids never change) and candidates with their group.
+ * order given (most selective first), per key its MAX_PER_KEY lowest listing ids, the first
+ * MAX_CANDIDATES distinct listings that have a profile. What the writer reads again and again is
+ * kept in memory, mirrored on every write it makes: the head of each key's posting list (only its
+ * first KEEP ids, which later inserts with higher ids never change) and candidates with their
+ * group.
  * Another writer's batch (seen by the writer through the event log) drops both.
  *
  * In a bulk load into an empty store every key and listing came through this writer, so the
@@ -124,7 +125,7 @@ export class MatchCandidates {
       let taken = 0;
       for (const cid of this.head(key)) {
         if (cid === self) continue;
-        if (taken++ >= MAX_CANDIDATES || out.length >= MAX_CANDIDATES) break;
+        if (taken++ >= MAX_PER_KEY || out.length >= MAX_CANDIDATES) break;
         if (!this.seen.add(cid)) continue;
         const c = this.candidate(cid);
         if (c) out.push(c);
