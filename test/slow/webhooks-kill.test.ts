@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
-import { freePort } from '../../bench/processes.js';
+import { freePort, untilReady } from '../../bench/processes.js';
 import { Receiver, verify } from '../webhooks/receiver.js';
 import { until } from '../helpers/until.js';
 
@@ -46,8 +46,8 @@ it('a server killed with deliveries pending loses none after a restart, and repe
     p.stdout!.on('data', (d) => output.push(String(d)));
     p.stderr!.on('data', (d) => output.push(String(d)));
     procs.push(p);
-    if (await until(async () => (await fetch(`${base}/health`)).ok, 15_000, 50)) return p;
-    throw new Error('server did not start');
+    await untilReady(base, 15_000);
+    return p;
   };
 
   const key = cli('keys', 'create', '--tier', 'pro').trim().split('\n').pop()!;
