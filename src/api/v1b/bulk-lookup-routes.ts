@@ -42,7 +42,7 @@ export function bulkLookupRoutes(c: Container): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
     app.post('/v1/products/bulk-lookup', {
-      config: { minTier: 'pro' },
+      config: { minTier: 'pro', heavy: true },
       schema: {
         summary: 'Look up to 100 products by any reference they are known by (surface B; pro and enterprise)',
         description: 'Each reference is read as a UUID, a URL (http or https), or else as an integer id, a SKU, a GTIN and a URL without scheme, '

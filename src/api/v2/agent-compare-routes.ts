@@ -13,6 +13,7 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
     app.post('/v2/agents/compare-matrix', {
+      config: { heavy: true },
       schema: {
         summary: 'Field-by-field differences of 2 to 50 products in one currency; 404 NOT_FOUND when fewer than 2 exist',
         body: CompareMatrixBody, response: responses(CompareMatrixResponse, NotFound),
@@ -25,6 +26,7 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.post('/v2/agents/bulk-compare', {
+      config: { heavy: true },
       schema: {
         summary: 'Up to 50 products side by side, cheapest first, with the cheapest, best rated and best value',
         body: BulkCompareBody, response: responses(BulkCompareResponse),
@@ -40,6 +42,7 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.post('/v2/agents/batch-lookup', {
+      config: { heavy: true },
       schema: {
         summary: 'Up to 100 products by id as agent records; one error per id not found',
         body: BatchLookupBody, response: responses(BatchLookupResponse),

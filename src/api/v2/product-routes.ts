@@ -51,7 +51,7 @@ export function productRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.post('/v2/products/batch-details', {
-      config: { cacheSeconds: 60 },
+      config: { cacheSeconds: 60, heavy: true },
       schema: {
         summary: 'Up to 100 products by id; one error per id not found (cached 60 s, keyed on the body)', body: BatchDetailsBody,
         response: responses(BatchDetailsResponse),
