@@ -8,13 +8,11 @@ declare module 'fastify' {
 }
 
 /**
- * Requests that hold the thread for milliseconds (the batch endpoints, about 7 ms for 100 ids on
- * SQLite) start one per turn of the event loop, in arrival order, once authenticated, counted and
- * missed by the response cache. Without it, every batch that arrived together ran back to back
- * in one turn, before the loop read another socket: with one client's 32 connections of batches,
- * every other client's request waited 0.4-1 s (bench/RESULTS.md). Between two of them the loop
- * now reads its sockets, so other requests wait for one batch at most. A batch's own wait is the
- * same: it still queues behind the batches before it.
+ * Requests that hold the thread for milliseconds (the batch endpoints) start one per turn of the
+ * event loop, in arrival order, once authenticated, counted and missed by the response cache.
+ * Run back to back, the batches that arrived together kept the loop from reading any other socket
+ * until the last was done; between two of them the loop now polls its sockets, so another client
+ * waits for one batch at most (bench/RESULTS.md, "Batches take turns").
  */
 export class HeavyLane {
   private readonly waiting: Array<() => void> = [];
