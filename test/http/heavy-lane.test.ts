@@ -28,7 +28,7 @@ describe('batch requests beside a detail request, over sockets', () => {
   let base: string;
   let headers: { authorization: string };
   beforeAll(async () => {
-    h = await makeHarness({ TIERS_FILE: '' });
+    h = await makeHarness();
     const lines = [...generateDemoRecords({ listings: 400, seed: 3, historyDays: 30, now: h.clock.now() })];
     await h.ingest(lines);
     headers = (await h.key('enterprise')).headers;
