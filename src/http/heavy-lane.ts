@@ -42,10 +42,14 @@ export class HeavyLane {
   }
 }
 
-/** Routes with `config.heavy` wait for their turn in the lane, after every check that can answer them sooner. */
+/**
+ * Routes with `config.heavy` wait for their turn in the lane, after every check that can answer
+ * them sooner. A callback hook: every other request goes on at once, with no promise made for it.
+ */
 export function installHeavyLane(app: FastifyInstance, lane = new HeavyLane()): HeavyLane {
-  app.addHook('preHandler', async (req) => {
-    if (req.routeOptions.config.heavy) await lane.turn();
+  app.addHook('preHandler', (req, _reply, done) => {
+    if (req.routeOptions.config.heavy) void lane.turn().then(() => done());
+    else done();
   });
   return lane;
 }
