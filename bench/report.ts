@@ -22,6 +22,8 @@ export interface Row {
 export interface BenchResult {
   at: string; commit: string; store: string; listings: number; connections: number; durationS: number;
   pinned: { service: string; load: string } | null;
+  /** `wrk 4.1.0` or `autocannon 8.0.0`; results from before 2026-11-29 were autocannon's. */
+  loadGenerator?: string;
   ceilings: Row[]; rows: Row[];
   import: { seconds: number; storedSeconds: number | null } | null;
   /** The same feed imported again into the loaded store a day later, every tenth price changed (issue 27 item 4). */
@@ -77,7 +79,8 @@ export function renderResult(r: BenchResult): string {
   const cpus = r.ceilings.flatMap((x) => (x.cpuUs ? [x.cpuUs] : []));
   const lines = [
     `store ${r.store}, ${r.listings} listings, ${r.connections} connections, ${r.durationS} s each, commit ${r.commit}; `
-      + (r.pinned ? `service and ceiling pinned to CPU ${r.pinned.service}, load generator to CPU ${r.pinned.load}` : 'NOT pinned'),
+      + (r.pinned ? `service and ceiling pinned to CPU ${r.pinned.service}, load generator to CPU ${r.pinned.load}` : 'NOT pinned')
+      + `; load generator ${r.loadGenerator ?? 'autocannon'}`,
     `ceiling (bare Fastify, 1 KB JSON), ${c.length} runs between the endpoints: ${Math.min(...c)}-${Math.max(...c)} req/s, p99 ${Math.min(...p99s)}-${Math.max(...p99s)} ms`
       + (cpus.length ? `, ${Math.min(...cpus)}-${Math.max(...cpus)} µs of CPU a request` : ''),
     '',

@@ -1,9 +1,9 @@
 /**
  * `npm run bench -- --listings N [--store sqlite|postgres] [--duration S] [--pool N] [--keep]
- *   [--db FILE|URL] [--only REGEX]`
+ *   [--db FILE|URL] [--only REGEX] [--loadgen wrk|autocannon]`
  * Generates N listings, imports them through the real CLI, imports the same feed a day later
  * (every tenth price up 1%: the re-import), starts the service, and loads it with
- * autocannon at 32 connections: id detail, SKU detail (a repeating set, and cold: never the same
+ * wrk where it is installed (else autocannon; `--loadgen` chooses) at 32 connections: id detail, SKU detail (a repeating set, and cold: never the same
  * request twice), listing (20), search (a fixed mix of one- to three-word queries including words
  * in >10% of titles), each after a warm-up, plus a bare Fastify handler returning
  * 1 KB of JSON as the ceiling, run between the endpoints (each endpoint's share is of the runs just
@@ -31,6 +31,7 @@ import { cpuMicros, cpuSplit, freePort, pinned, pinSelf, rssPeakMb } from './pro
 import { generateDemoRecords } from '../src/demo/generate.js';
 import { parsePostgresUrl } from '../src/store/postgres/index.js';
 import { queryMix } from './query-mix.js';
+import { wrk, wrkVersion, type LoadRun, type WrkRequest } from './wrk.js';
 import { RANKED, reimportFigures, renderRealtime, renderResult, streamFigures, webhookFigures, type BenchResult, type Row } from './report.js';
 
 const { values: args } = parseArgs({
@@ -46,9 +47,16 @@ const { values: args } = parseArgs({
     db: { type: 'string' },
     /** Only the endpoints whose name matches this regular expression (the ceiling always runs). */
     only: { type: 'string' },
+    /** `wrk` or `autocannon`; unset: wrk where it is installed, else autocannon. */
+    loadgen: { type: 'string' },
   },
 });
 const only = args.only ? new RegExp(args.only, 'i') : null;
+if (args.loadgen && !['wrk', 'autocannon'].includes(args.loadgen)) throw new Error(`--loadgen ${args.loadgen}: wrk or autocannon`);
+const WRK_VERSION = args.loadgen === 'autocannon' ? null : wrkVersion();
+if (args.loadgen === 'wrk' && !WRK_VERSION) throw new Error('--loadgen wrk: wrk is not installed (Debian: apt-get install wrk)');
+const WRK = WRK_VERSION !== null;
+const LOAD_GENERATOR = WRK_VERSION ?? `autocannon ${(JSON.parse(readFileSync(join(import.meta.dirname, '..', 'node_modules', 'autocannon', 'package.json'), 'utf8')) as { version: string }).version}`;
 const N = Number(args.listings);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
@@ -164,7 +172,21 @@ let sequence = 0;
 async function load(name: string, url: string, path: (i: number) => string, headers: Record<string, string>, body?: (i: number) => unknown,
   connections = CONNECTIONS, warmup = WARMUP): Promise<Row | null> {
   if (only && name !== CEILING && !only.test(name)) return null;
-  const run = (duration: number) => autocannon({
+  const generate = WRK ? byWrk : byAutocannon;
+  await generate(url, connections, warmup, headers, path, body);
+  const pid = servedBy.get(url);
+  const cpu0 = pid ? cpuMicros(pid) : NaN;
+  const r = await generate(url, connections, DURATION, headers, path, body);
+  const cpuUs = pid ? Math.round(((cpuMicros(pid) - cpu0) / Math.max(1, r.requests)) * 10) / 10 : NaN;
+  return { name, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, ...(Number.isFinite(cpuUs) ? { cpuUs } : {}) };
+}
+
+/** One load of `url`: the i-th request asks `path(i)`, POSTing `body(i)` where given. */
+type Generator = (url: string, connections: number, seconds: number, headers: Record<string, string>,
+  path: (i: number) => string, body?: (i: number) => unknown) => Promise<LoadRun>;
+
+const byAutocannon: Generator = async (url, connections, duration, headers, path, body) => {
+  const r = await autocannon({
     url, connections, duration, headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
     requests: [{
       setupRequest: (req) => {
@@ -174,13 +196,30 @@ async function load(name: string, url: string, path: (i: number) => string, head
       },
     }],
   });
-  await run(warmup);
-  const pid = servedBy.get(url);
-  const cpu0 = pid ? cpuMicros(pid) : NaN;
-  const r = await run(DURATION);
-  const cpuUs = pid ? Math.round(((cpuMicros(pid) - cpu0) / Math.max(1, r.requests.total)) * 10) / 10 : NaN;
-  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, ...(Number.isFinite(cpuUs) ? { cpuUs } : {}) };
-}
+  return { requests: r.requests.total, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+};
+
+/**
+ * wrk sends a list written before the run, so the list must be long enough. A `cycle` has its
+ * whole period. Other paths (a cold row) get as many as the ceiling (the latest run, at 125%) could
+ * answer in the run, and at most 256 MB of them. A run that runs out is an error, because it would
+ * have asked some twice. The warm-up's rate does not bound a cold row's run: the run is faster
+ * once the warm-up has brought the store's pages into memory.
+ */
+const byWrk: Generator = async (url, connections, duration, headers, path, body) => {
+  const request = (i: number): WrkRequest => (body ? { method: 'POST', path: path(i), body: JSON.stringify(body(i)) } : { method: 'GET', path: path(i) });
+  const period = body ? undefined : (path as Partial<Periodic>).period;
+  const first = sequence;
+  const count = period ?? Math.ceil(Math.min(1.25 * (ceilings.at(-1)?.rps ?? 40_000) * duration,
+    (256 << 20) / (JSON.stringify(request(first)).length + 64)));
+  const r = await wrk(url, connections, duration, body ? { ...headers, 'content-type': 'application/json' } : headers,
+    Array.from({ length: count }, (_, k) => request(first + k)));
+  // Requests still in flight when the run stopped were sent too.
+  sequence += period ? r.requests + connections : Math.min(count, r.requests + connections);
+  if (!period && r.requests + connections > count) throw new Error(`${url}: ${r.requests} requests in ${duration} s, past the ${count} written for the run`);
+  return r;
+};
+
 /**
  * A cached GET answer of many KB measured against its own ceiling as well: bare Fastify sending the
  * same bytes, kept, to the same number of connections. At 26 KB a page, the load generator's reading
@@ -201,14 +240,16 @@ async function sized(name: string, base: string, paths: string[], headers: Recor
 async function ownCeiling(row: Row, route: '/answer' | '/bytes', answer: string | Buffer, body?: (i: number) => unknown): Promise<Row> {
   const type = route === '/answer' ? 'application/json' : 'application/octet-stream';
   await fetch(`${bare.url}${route}`, { method: 'PUT', headers: { 'content-type': type }, body: answer });
-  const own = (await load(CEILING, bare.url, () => route, {}, body))!;
+  const own = (await load(CEILING, bare.url, cycle([route]), {}, body))!;
   row.own = own.rps;
   return { ...own, name: `  its ceiling: bare Fastify, the same ${Math.round(answer.length / 1024)} KB answer${route === '/bytes' ? ', kept' : ''}` };
 }
 
 /** The process answering at each base URL: a row's server CPU per request is read from it. */
 const servedBy = new Map<string, number>();
-const cycle = (paths: string[]) => (i: number) => paths[i % paths.length];
+/** Paths asked again and again: `period` distinct requests, sent round. */
+type Periodic = ((i: number) => string) & { period: number };
+const cycle = (paths: string[]): Periodic => Object.assign((i: number) => paths[i % paths.length], { period: paths.length });
 const CEILING = 'bare fastify 1KB (ceiling)';
 
 /**
@@ -232,7 +273,7 @@ async function batch(name: string, base: string, path: string, headers: Record<s
  */
 const ceilings: Row[] = [];
 async function ceiling(): Promise<void> {
-  ceilings.push((await load(CEILING, bare.url, () => '/bare', {}, undefined, CONNECTIONS, ceilings.length ? 1 : WARMUP))!);
+  ceilings.push((await load(CEILING, bare.url, cycle(['/bare']), {}, undefined, CONNECTIONS, ceilings.length ? 1 : WARMUP))!);
 }
 async function endpoint(measured: Promise<Row | null>): Promise<Row | null> {
   const row = await measured;
@@ -334,6 +375,7 @@ async function main() {
   if (split) pinSelf(split.load);
   console.log(split ? `pinned: service and ceiling on CPU ${split.service}, load generator on CPU ${split.load}`
     : 'NOT pinned (one CPU or no taskset): the service, the ceiling and the load generator share the CPUs');
+  console.log(`load generator: ${LOAD_GENERATOR}${WRK ? '' : ' (wrk is not installed: autocannon\'s reading of large answers limits their rows)'}`);
   const port = await freePort();
   const env = {
     ...process.env, DATABASE_URL: databaseUrl(), CATALOG_DEMO: 'off', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1',
@@ -376,7 +418,7 @@ async function main() {
   const all: Array<Row | null> = [];
   all.push(await endpoint(load('id detail (2,000 ids)', base, cycle(ids), headers)));
   all.push(await endpoint(load('SKU detail (2,000 SKUs)', base, cycle(skuPaths), headers)));
-  // No If-None-Match row: autocannon's parser reads a 304 without Content-Length to the end of the
+  // No If-None-Match row: autocannon's parser (the fallback load generator) reads a 304 without Content-Length to the end of the
   // connection (each request then waits out the keep-alive timeout); test/http/etag.test.ts checks 304s.
   // Cold: every request a product not asked for before (7919 is prime to N when N is a power of ten),
   // so it is read from the store, never from the response cache.
@@ -444,6 +486,7 @@ async function main() {
   const json = join(out, `results-${args.store}-${N}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const result: BenchResult = {
     at: new Date().toISOString(), commit, store: args.store, listings: N, connections: CONNECTIONS, durationS: DURATION, pinned: split,
+    loadGenerator: LOAD_GENERATOR,
     ceilings, rows: results, import: imported ? { seconds: importSecs, storedSeconds: stored ? Number(stored[1]) : null } : null,
     reimport: reimportFigures(reimported, reimportSecs), serverPeakRssMb: rss,
   };
