@@ -214,9 +214,10 @@ const byWrk: Generator = async (url, connections, duration, headers, path, body)
     (256 << 20) / (JSON.stringify(request(first)).length + 64)));
   const r = await wrk(url, connections, duration, body ? { ...headers, 'content-type': 'application/json' } : headers,
     Array.from({ length: count }, (_, k) => request(first + k)));
-  // Requests still in flight when the run stopped were sent too.
-  sequence += period ? r.requests + connections : Math.min(count, r.requests + connections);
-  if (!period && r.requests + connections > count) throw new Error(`${url}: ${r.requests} requests in ${duration} s, past the ${count} written for the run`);
+  // Requests still in flight when the run stopped were sent too, and wrk takes one it never sends.
+  const used = r.requests + connections + 1;
+  sequence += period ? used : Math.min(count, used);
+  if (!period && used > count) throw new Error(`${url}: ${r.requests} requests in ${duration} s, past the ${count} written for the run`);
   return r;
 };
 

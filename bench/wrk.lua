@@ -1,6 +1,8 @@
 -- wrk's side of bench/run.ts: the requests come from a file the run writes, one per line as
 -- "METHOD<TAB>PATH<TAB>BODY" (BODY may be empty), sent in order and from the start again at the
 -- end. Headers come as "name: value" lines in a second file. `done` prints one JSON line.
+-- wrk asks for one request before the run and never sends it: the first line is sent first only
+-- on the second round.
 local requests = {}
 local at = 0
 
