@@ -2,12 +2,12 @@
  * `npm run bench -- --listings N [--store sqlite|postgres] [--duration S] [--pool N] [--keep]
  *   [--db FILE|URL] [--only REGEX] [--loadgen wrk|autocannon]`
  * Generates N listings, imports them through the real CLI, imports the same feed a day later
- * (every tenth price up 1%: the re-import), starts the service, and loads it with
- * wrk where it is installed (else autocannon; `--loadgen` chooses) at 32 connections: id detail, SKU detail (a repeating set, and cold: never the same
- * request twice), listing (20), search (a fixed mix of one- to three-word queries including words
- * in >10% of titles), each after a warm-up, plus a bare Fastify handler returning
- * 1 KB of JSON as the ceiling, run between the endpoints (each endpoint's share is of the runs just
- * before and after it); the batch endpoints also at one connection and against bare Fastify
+ * (every tenth price up 1%: the re-import), starts the service, and loads it with wrk where it
+ * is installed (else autocannon; `--loadgen` chooses) at 32 connections: id detail, SKU detail (a
+ * repeating set, and cold: never the same request twice), listing (20), search (a fixed mix of
+ * one- to three-word queries including words in >10% of titles), each after a warm-up, plus a
+ * bare Fastify handler returning 1 KB of JSON as the ceiling, run between the endpoints (each
+ * endpoint's share is of the runs just before and after it); the batch endpoints also at one connection and against bare Fastify
  * answering their own (about 100 KB) JSON, and the listing page against bare Fastify sending its
  * same 26 KB, kept; B and V2 search with their answers cached (a few dozen
  * queries, cached 60 s) and uncached; and each latency target alone on one connection. Where the
@@ -223,8 +223,8 @@ const byWrk: Generator = async (url, connections, duration, headers, path, body)
 
 /**
  * A cached GET answer of many KB measured against its own ceiling as well: bare Fastify sending the
- * same bytes, kept, to the same number of connections. At 26 KB a page, the load generator's reading
- * of the answers bounds both, which the 1 KB ceiling does not show.
+ * same bytes, kept, to the same number of connections. With autocannon, at 26 KB a page, the load
+ * generator's reading of the answers bounds both, which the 1 KB ceiling does not show.
  */
 async function sized(name: string, base: string, paths: string[], headers: Record<string, string>): Promise<Row[]> {
   const row = await endpoint(load(name, base, cycle(paths), headers));
