@@ -22,7 +22,7 @@ export interface Row {
 export interface BenchResult {
   at: string; commit: string; store: string; listings: number; connections: number; durationS: number;
   pinned: { service: string; load: string } | null;
-  /** `wrk 4.1.0` or `autocannon 8.0.0`; results from before 2026-11-29 were autocannon's. */
+  /** As it names itself (`wrk debian/4.1.0-3+b2`, `autocannon 8.0.0`); results from before 2026-11-29 were autocannon's. */
   loadGenerator?: string;
   ceilings: Row[]; rows: Row[];
   import: { seconds: number; storedSeconds: number | null } | null;
