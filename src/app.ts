@@ -26,7 +26,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { installErrorPresenters } from './http/error-presenter.js';
 import { frameworkErrors, installErrorHandlers, installNotFound } from './http/errors.js';
 import { installIdempotency } from './http/idempotency.js';
-import { installHeavyLane } from './http/heavy-lane.js';
+import { installHeavyLane, type HeavyLane } from './http/heavy-lane.js';
 import { installFiniteNumbers } from './http/finite-numbers.js';
 import { installClosedQuery } from './http/closed-query.js';
 import { FREE_PARAMS } from './api/schema-kit.js';
@@ -40,6 +40,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Kept answers sent before routing (http/front-door.ts). */
     frontDoor: FrontDoor;
+    /** The batch endpoints' turns (http/heavy-lane.ts). */
+    heavyLane: HeavyLane;
   }
 }
 
@@ -117,7 +119,7 @@ export async function buildApp(c: Container, opts: AppOptions = {}): Promise<App
     done();
   });
   installIdempotency(app, c.store.idempotency, () => c.clock.now());
-  installHeavyLane(app);
+  app.decorate('heavyLane', installHeavyLane(app));
   for (const unit of SURFACES) await registerSurface(app, unit, c);
   return app;
 }

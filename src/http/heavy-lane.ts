@@ -17,6 +17,8 @@ declare module 'fastify' {
 export class HeavyLane {
   private readonly waiting: Array<() => void> = [];
   private scheduled = false;
+  /** Requests not run because their client had gone when their turn came. */
+  skipped = 0;
 
   /** Resolves when it is this request's turn. */
   turn(): Promise<void> {
@@ -45,11 +47,19 @@ export class HeavyLane {
 /**
  * Routes with `config.heavy` wait for their turn in the lane, after every check that can answer
  * them sooner. A callback hook: every other request goes on at once, with no promise made for it.
+ * A request whose connection has closed while it waited is not run: no one can read the answer,
+ * and under overload, clients that time out and retry would otherwise fill the lane with work
+ * for no one. It has claimed nothing yet (the idempotency claim is made after the lane).
  */
 export function installHeavyLane(app: FastifyInstance, lane = new HeavyLane()): HeavyLane {
-  app.addHook('preHandler', (req, _reply, done) => {
-    if (req.routeOptions.config.heavy) void lane.turn().then(() => done());
-    else done();
+  app.addHook('preHandler', (req, reply, done) => {
+    if (!req.routeOptions.config.heavy) return done();
+    void lane.turn().then(() => {
+      if (!req.raw.socket?.destroyed) return done();
+      lane.skipped++;
+      req.log.info('client gone before its turn: not run');
+      reply.hijack();
+    });
   });
   return lane;
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoRecords } from '../../src/demo/generate.js';
 import { HeavyLane } from '../../src/http/heavy-lane.js';
 import { makeHarness, type Harness } from '../helpers/app.js';
+import { until } from '../helpers/until.js';
 
 describe('HeavyLane', () => {
   it('starts the waiting requests one per event-loop turn, in arrival order', async () => {
@@ -57,6 +58,8 @@ describe('batch requests beside a detail request, over sockets', () => {
         return answered;
       },
       close: () => socket.destroy(),
+      /** Closes this side once what was written has gone out. */
+      end: () => socket.end(),
     };
   }
 
@@ -76,5 +79,28 @@ describe('batch requests beside a detail request, over sockets', () => {
     expect(done.every((d) => d.endsWith(' 200'))).toBe(true);
     // Without the lane the server ran the eight batches back to back before reading the detail.
     expect(done[0]).toBe('detail 200');
+  }, 30_000);
+
+  it('a batch whose client has gone before its turn is not run; the others are answered', async () => {
+    const lane = h.app.heavyLane;
+    const before = lane.skipped;
+    const batch = (n: number) => ['POST /v2/agents/batch-lookup HTTP/1.1\r\nContent-Type: application/json',
+      JSON.stringify({ product_ids: Array.from({ length: 100 }, (_, k) => 1 + ((n * 37 + k) % 400)) })] as const;
+    const live = await connection();
+    const gone = await Promise.all(Array.from({ length: 3 }, () => connection()));
+    const answered = live.send(...batch(0));
+    // Each whole request is written, then the connection is ended at once: the server reads the
+    // request and then the end of the connection, before the batch ahead of them is done.
+    for (const [n, s] of gone.entries()) {
+      void s.send(...batch(n + 1));
+      s.end();
+    }
+    expect(await answered).toBe(200);
+    expect(await until(() => lane.skipped - before === 3, 10_000)).toBe(true);
+    expect(lane.queued).toBe(0);
+    // The lane goes on: a later batch on a live connection is answered.
+    expect(await live.send(...batch(4))).toBe(200);
+    expect(lane.skipped - before).toBe(3);
+    live.close();
   }, 30_000);
 });
