@@ -52,15 +52,16 @@ const { values: args } = parseArgs({
   },
 });
 const only = args.only ? new RegExp(args.only, 'i') : null;
-if (args.loadgen && !['wrk', 'autocannon'].includes(args.loadgen)) throw new Error(`--loadgen ${args.loadgen}: wrk or autocannon`);
-const WRK_VERSION = args.loadgen === 'autocannon' ? null : wrkVersion();
-if (args.loadgen === 'wrk' && !WRK_VERSION) throw new Error('--loadgen wrk: wrk is not installed (Debian: apt-get install wrk)');
-const WRK = WRK_VERSION !== null;
-const LOAD_GENERATOR = WRK_VERSION ?? `autocannon ${(JSON.parse(readFileSync(join(import.meta.dirname, '..', 'node_modules', 'autocannon', 'package.json'), 'utf8')) as { version: string }).version}`;
 const N = Number(args.listings);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const root = join(import.meta.dirname, '..');
+if (args.loadgen && !['wrk', 'autocannon'].includes(args.loadgen)) throw new Error(`--loadgen ${args.loadgen}: wrk or autocannon`);
+const WRK_VERSION = args.loadgen === 'autocannon' ? null : wrkVersion();
+if (args.loadgen === 'wrk' && !WRK_VERSION) throw new Error('--loadgen wrk: wrk is not installed (Debian: apt-get install wrk)');
+const WRK = WRK_VERSION !== null;
+const autocannonVersion = () => (JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')) as { version: string }).version;
+const LOAD_GENERATOR = WRK_VERSION ?? `autocannon ${autocannonVersion()}`;
 const out = join(root, 'bench', 'out');
 mkdirSync(out, { recursive: true });
 // Per process: two benchmarks at once must not write one file or database.
@@ -376,7 +377,8 @@ async function main() {
   if (split) pinSelf(split.load);
   console.log(split ? `pinned: service and ceiling on CPU ${split.service}, load generator on CPU ${split.load}`
     : 'NOT pinned (one CPU or no taskset): the service, the ceiling and the load generator share the CPUs');
-  console.log(`load generator: ${LOAD_GENERATOR}${WRK ? '' : ' (wrk is not installed: autocannon\'s reading of large answers limits their rows)'}`);
+  const why = args.loadgen === 'autocannon' ? 'as asked' : 'wrk is not installed';
+  console.log(`load generator: ${LOAD_GENERATOR}${WRK ? '' : ` (${why}: autocannon's reading of large answers limits their rows)`}`);
   const port = await freePort();
   const env = {
     ...process.env, DATABASE_URL: databaseUrl(), CATALOG_DEMO: 'off', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1',
