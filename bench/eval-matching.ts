@@ -160,6 +160,8 @@ function printReport(reports: DataSetReport[]): void {
       );
     }
   }
+  // Only the in-memory grading times the matcher alone (--in-memory).
+  if (!reports.some((r) => r.stats)) return;
   console.log(`\nper-listing cost (in-memory index, candidates capped at ${MAX_CANDIDATES}, ${MAX_PER_KEY} a key; after one warm-up pass):`);
   for (const r of reports) {
     if (!r.stats) continue;

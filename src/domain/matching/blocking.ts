@@ -9,7 +9,7 @@
 //
 // Keys come back ordered from most to least selective and at most MAX_KEYS of them; the caller
 // reads candidates key by key in that order, at most MAX_PER_KEY from a key, and stops at
-// MAX_CANDIDATES.
+// MAX_CANDIDATES (pickCandidates).
 
 import { codeStem, isModelCode, isStrongCode } from './model-codes.js';
 import { parseUnitToken } from './text.js';
@@ -26,6 +26,27 @@ export const MAX_CANDIDATES = 40;
  * read, and a product's later listings met only through those (bench/RESULTS.md, "Candidates a key").
  */
 export const MAX_PER_KEY = 15;
+
+/**
+ * The candidate rule, the same for every reader of a blocking index (in memory, the SQLite
+ * writer's posting heads, the PostgreSQL batch writer): keys in the order given, from each at most
+ * MAX_PER_KEY ids other than `self` (oldest first; one met under an earlier key, or one `take`
+ * refuses, counts against the key's share), until `take` has accepted MAX_CANDIDATES.
+ * `postings(key)` gives the key's ids in ascending order, at least its first MAX_PER_KEY + 1;
+ * `take(id)` keeps the listing and says whether it did (false for one already kept or without a
+ * profile).
+ */
+export function pickCandidates(keys: readonly string[], self: number, postings: (key: string) => readonly number[], take: (id: number) => boolean): void {
+  let kept = 0;
+  for (const key of keys) {
+    let taken = 0;
+    for (const id of postings(key)) {
+      if (id === self) continue;
+      if (taken++ >= MAX_PER_KEY) break;
+      if (take(id) && ++kept >= MAX_CANDIDATES) return;
+    }
+  }
+}
 
 const MAX_CODE_KEYS = 2;
 const SINGLE_WORD_KEYS = 2;

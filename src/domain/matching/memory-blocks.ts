@@ -1,11 +1,10 @@
-import { MAX_CANDIDATES, MAX_PER_KEY } from './blocking.js';
+import { pickCandidates } from './blocking.js';
 import type { GroupCandidate } from './group.js';
 
 /**
- * The ingest rule for candidates over an in-memory blocking index (key -> listing ids, oldest
- * first): keys in the order blockingKeys returns them, at most MAX_PER_KEY ids from a key (a
- * listing met under an earlier key counts), each listing once, at most MAX_CANDIDATES.
- * The store writers apply the same rule to their tables; evaluations and tests use this one.
+ * The ingest rule for candidates (pickCandidates) over an in-memory blocking index (key ->
+ * listing ids, oldest first). The store writers apply the same rule to their tables; evaluations
+ * and tests use this one.
  */
 export class MemoryBlocks<C extends GroupCandidate = GroupCandidate> {
   private readonly index = new Map<string, number[]>();
@@ -14,16 +13,14 @@ export class MemoryBlocks<C extends GroupCandidate = GroupCandidate> {
   candidates(keys: readonly string[]): C[] {
     const seen = new Set<number>();
     const out: C[] = [];
-    for (const key of keys) {
-      let taken = 0;
-      for (const id of this.index.get(key) ?? []) {
-        if (out.length >= MAX_CANDIDATES) return out;
-        if (taken++ >= MAX_PER_KEY) break;
-        if (seen.has(id)) continue;
-        seen.add(id);
-        out.push(this.listings[id]);
-      }
-    }
+    const none: number[] = [];
+    // The listing asking is not in the index yet: no id is its own.
+    pickCandidates(keys, -1, (key) => this.index.get(key) ?? none, (id) => {
+      if (seen.has(id)) return false;
+      seen.add(id);
+      out.push(this.listings[id]);
+      return true;
+    });
     return out;
   }
 

@@ -1,5 +1,5 @@
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { chooseGroup, decodeProfile, encodeProfile, MAX_CANDIDATES, MAX_PER_KEY, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
+import { chooseGroup, decodeProfile, encodeProfile, MAX_PER_KEY, pickCandidates, PROFILE_VERSION, type GroupCandidate, type MatchProfile } from '../../domain/matching/index.js';
 import { toListing, type ListingRow } from '../sql/listing-row.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { MatchCache, POSTINGS_READ, type Postings } from './match-cache.js';
@@ -61,9 +61,8 @@ class Seen {
 }
 
 /**
- * Chooses the group of every op as the SQLite writer does record by record: candidates are the
- * first MAX_CANDIDATES distinct listings with a profile, taking per key (most selective first)
- * its MAX_PER_KEY lowest ids other than the listing itself, as the table stands after the ops
+ * Chooses the group of every op as the SQLite writer does record by record: candidates by the
+ * blocking rule (pickCandidates; listings with a profile), as the table stands after the ops
  * before. The table is read a whole batch at once (posting lists, groups, profiles), then the
  * batch's own key changes are replayed in memory, so each op sees what the one before it wrote.
  */
@@ -91,20 +90,18 @@ export class GroupAssigner {
     for (const op of ops) {
       const picked: number[] = [];
       seen.next();
+      // The rule reads postings synchronously: a list shortened below the share is read first.
+      const lists = new Map<string, readonly number[]>();
       for (const key of op.keys) {
-        if (picked.length >= MAX_CANDIDATES) break;
         const p = cache.postingsOf(key)!;
-        const ids = (enough(p, op.id) ? p : await this.reread(db, key, op.id, log)).ids;
-        let taken = 0;
-        for (const cid of ids) {
-          if (cid === op.id) continue;
-          if (taken++ >= MAX_PER_KEY) break;
-          if (picked.length >= MAX_CANDIDATES || seen.check(cid)) continue;
-          if (!cache.hasProfile(cid)) continue;
-          picked.push(cid);
-          if (!regrouped.has(cid) && !cache.hasProfileCached(cid)) fromTable.add(cid);
-        }
+        lists.set(key, (enough(p, op.id) ? p : await this.reread(db, key, op.id, log)).ids);
       }
+      pickCandidates(op.keys, op.id, (key) => lists.get(key)!, (cid) => {
+        if (seen.check(cid) || !cache.hasProfile(cid)) return false;
+        picked.push(cid);
+        if (!regrouped.has(cid) && !cache.hasProfileCached(cid)) fromTable.add(cid);
+        return true;
+      });
       op.candidates = picked.sort((a, b) => a - b);
       const before = current.get(op.id) ?? new Set<string>();
       const after = new Set(op.keys);

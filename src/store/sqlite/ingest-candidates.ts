@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
 import {
-  compactProfile, decodeProfile, encodeProfile, MAX_CANDIDATES, MAX_KEYS, MAX_PER_KEY, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
+  compactProfile, decodeProfile, encodeProfile, MAX_KEYS, MAX_PER_KEY, pickCandidates, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
 } from '../../domain/matching/index.js';
 import { DenseTable, TwoGenerationCache, UnboundedMap, type IdCache, type KeyCache } from '../../domain/id-caches.js';
 import { toListing, type ListingRow } from '../sql/listing-row.js';
@@ -73,13 +73,11 @@ class IdSet {
 }
 
 /**
- * Match candidates of the SQLite writer, read as the blocking index defines them: keys in the
- * order given (most selective first), per key its MAX_PER_KEY lowest listing ids, the first
- * MAX_CANDIDATES distinct listings that have a profile. What the writer reads again and again is
- * kept in memory, mirrored on every write it makes: the head of each key's posting list (only its
- * first KEEP ids, which later inserts with higher ids never change) and candidates with their
- * group.
- * Another writer's batch (seen by the writer through the event log) drops both.
+ * Match candidates of the SQLite writer, read as the blocking index defines them
+ * (pickCandidates; a listing without a profile is not taken). What the writer reads again and
+ * again is kept in memory, mirrored on every write it makes: the head of each key's posting list
+ * (only its first KEEP ids, which later inserts with higher ids never change) and candidates with
+ * their group. Another writer's batch (seen by the writer through the event log) drops both.
  *
  * In a bulk load into an empty store every key and listing came through this writer, so the
  * caches are made complete (unbounded): a miss is then an answer and costs no read.
@@ -120,17 +118,12 @@ export class MatchCandidates {
   find(self: number, keys: readonly string[]): GroupCandidate[] {
     this.seen.clear();
     const out: GroupCandidate[] = [];
-    for (const key of keys) {
-      if (out.length >= MAX_CANDIDATES) break;
-      let taken = 0;
-      for (const cid of this.head(key)) {
-        if (cid === self) continue;
-        if (taken++ >= MAX_PER_KEY || out.length >= MAX_CANDIDATES) break;
-        if (!this.seen.add(cid)) continue;
-        const c = this.candidate(cid);
-        if (c) out.push(c);
-      }
-    }
+    pickCandidates(keys, self, (key) => this.head(key), (cid) => {
+      if (!this.seen.add(cid)) return false;
+      const c = this.candidate(cid);
+      if (c) out.push(c);
+      return c !== null;
+    });
     return out.sort((a, b) => a.id - b.id);
   }
 
