@@ -17,13 +17,24 @@ declare module 'fastify' {
 export class HeavyLane {
   private readonly waiting: Array<() => void> = [];
   private scheduled = false;
-  /** Requests not run because their client had gone when their turn came. */
-  skipped = 0;
+  private skips = 0;
 
-  /** Resolves when it is this request's turn. */
-  turn(): Promise<void> {
-    return new Promise<void>((start) => {
-      this.waiting.push(start);
+  /** Requests not run because their client had gone when their turn came. */
+  get skipped(): number {
+    return this.skips;
+  }
+
+  /**
+   * Resolves when it is this request's turn: true to run it, false when `gone()` says at that
+   * moment that its client has left (counted in `skipped`).
+   */
+  turn(gone: () => boolean = () => false): Promise<boolean> {
+    return new Promise<boolean>((start) => {
+      this.waiting.push(() => {
+        const run = !gone();
+        if (!run) this.skips++;
+        start(run);
+      });
       if (!this.scheduled) this.schedule();
     });
   }
@@ -54,9 +65,8 @@ export class HeavyLane {
 export function installHeavyLane(app: FastifyInstance, lane = new HeavyLane()): HeavyLane {
   app.addHook('preHandler', (req, reply, done) => {
     if (!req.routeOptions.config.heavy) return done();
-    void lane.turn().then(() => {
-      if (!req.raw.socket?.destroyed) return done();
-      lane.skipped++;
+    void lane.turn(() => req.raw.socket?.destroyed === true).then((run) => {
+      if (run) return done();
       req.log.info('client gone before its turn: not run');
       reply.hijack();
     });
