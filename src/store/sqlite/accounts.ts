@@ -3,6 +3,7 @@ import type {
   AccessTokenRecord, AccountStore, ApiKeyRecord, NewApiKey, OAuthClientRecord, OAuthClientType, OAuthStore, VerificationRecord,
 } from '../types.js';
 import type { Tier } from '../../domain/tier.js';
+import { Statements } from './listing-reads.js';
 
 export interface KeyRow {
   id: number; prefix: string; hash: string; name: string | null; tier: Tier; pending_tier: Tier | null;
@@ -60,7 +61,12 @@ interface ClientRow { client_id: string; secret_hash: string | null; name: strin
 interface TokenRow { hash: string; client_id: string; key_id: number; scope: string; issued_at: string; expires_at: string; revoked_at: string | null }
 
 export class SqliteOAuth implements OAuthStore {
-  constructor(private readonly db: Database) {}
+  /** The reads a request's credential may need: prepared once, not per call. */
+  private readonly q: Statements;
+
+  constructor(private readonly db: Database) {
+    this.q = new Statements(db);
+  }
 
   async createClient(rec: OAuthClientRecord): Promise<void> {
     this.db.prepare('INSERT INTO oauth_clients (client_id, secret_hash, name, type, key_id, scope, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
@@ -68,7 +74,7 @@ export class SqliteOAuth implements OAuthStore {
   }
 
   async findClient(clientId: string): Promise<OAuthClientRecord | null> {
-    const r = this.db.prepare('SELECT * FROM oauth_clients WHERE client_id = ?').get(clientId) as ClientRow | undefined;
+    const r = this.q.get('SELECT * FROM oauth_clients WHERE client_id = ?').get(clientId) as ClientRow | undefined;
     return r ? { clientId: r.client_id, secretHash: r.secret_hash, name: r.name, type: r.type, keyId: r.key_id, scope: r.scope, createdAt: r.created_at } : null;
   }
 
@@ -78,7 +84,7 @@ export class SqliteOAuth implements OAuthStore {
   }
 
   async findToken(hash: string): Promise<AccessTokenRecord | null> {
-    const r = this.db.prepare('SELECT * FROM oauth_tokens WHERE hash = ?').get(hash) as TokenRow | undefined;
+    const r = this.q.get('SELECT * FROM oauth_tokens WHERE hash = ?').get(hash) as TokenRow | undefined;
     return r ? { hash: r.hash, clientId: r.client_id, keyId: r.key_id, scope: r.scope, issuedAt: r.issued_at, expiresAt: r.expires_at, revokedAt: r.revoked_at } : null;
   }
 

@@ -111,19 +111,24 @@ const KEY_COLUMNS: Record<string, string> = {
 };
 
 class SqliteKeys implements KeyStore {
-  constructor(private readonly db: Database) {}
+  /** The reads a request's credential may need: prepared once, not per call. */
+  private readonly q: Statements;
+
+  constructor(private readonly db: Database) {
+    this.q = new Statements(db);
+  }
 
   async create(rec: Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'>, now: string): Promise<ApiKeyRecord> {
     return insertKey(this.db, rec, now, rec.accountId ?? null);
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | null> {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE hash = ?').get(hash) as KeyRow | undefined;
+    const row = this.q.get('SELECT * FROM api_keys WHERE hash = ?').get(hash) as KeyRow | undefined;
     return row ? toKey(row) : null;
   }
 
   async findById(id: number): Promise<ApiKeyRecord | null> {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+    const row = this.q.get('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
     return row ? toKey(row) : null;
   }
 
@@ -136,7 +141,7 @@ class SqliteKeys implements KeyStore {
   }
 
   async changeCount(): Promise<number> {
-    return (this.db.prepare("SELECT value FROM counters WHERE name = 'api_keys'").get() as { value: number }).value;
+    return (this.q.get("SELECT value FROM counters WHERE name = 'api_keys'").get() as { value: number }).value;
   }
 }
 
