@@ -1,7 +1,7 @@
 import { Authenticator } from './accounts/authenticator.js';
 import { KeyAdmin } from './accounts/key-admin.js';
 import { KeyEvents } from './accounts/key-events.js';
-import type { KeyCache } from './accounts/key-cache.js';
+import { KeyCache } from './accounts/key-cache.js';
 import { KeyService, systemClock, type Clock } from './accounts/keys.js';
 import { DirectoryMailer, type Mailer } from './accounts/mailer.js';
 import { OAuthService } from './accounts/oauth.js';
@@ -45,7 +45,7 @@ import { parseSecretKey, SecretBox } from './events/webhook-secrets.js';
 import { WebhookService } from './events/webhook-service.js';
 import { ResponseCache } from './http/cache.js';
 import { createSqliteStore } from './store/sqlite/index.js';
-import type { RecoveryProgress, Store } from './store/types.js';
+import type { AccessTokenRecord, RecoveryProgress, Store } from './store/types.js';
 import { Readiness } from './runtime/readiness.js';
 
 export interface Container {
@@ -135,6 +135,8 @@ export interface ContainerOptions {
   webhookResolver?: Resolver;
   /** The active keys kept in memory (tests: one whose entries live on a clock the test holds). */
   keyCache?: KeyCache;
+  /** The access tokens kept in memory on the embedded store (tests: as keyCache). */
+  tokenCache?: KeyCache<AccessTokenRecord>;
 }
 
 export async function createContainer(config: Config, opts: ContainerOptions = {}): Promise<Container> {
@@ -155,7 +157,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const redisLimiter = !opts.limiter && config.redisUrl ? new RedisRateLimiter(requestPathRedis(config.redisUrl), `${config.redisPrefix}:rl`) : null;
   const quota = new QuotaService(opts.limiter ?? redisLimiter ?? new MemoryRateLimiter(), tierLimits(config.tierOverrides), clock);
   const mailer = opts.mailer ?? (config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new DirectoryMailer(config.mailDir));
-  const oauth = new OAuthService(store.oauth, keys, quota, clock);
+  const oauth = new OAuthService(store.oauth, keys, quota, clock, store.kind === 'sqlite' ? (opts.tokenCache ?? new KeyCache()) : null);
   auth.use(oauth.verifier());
   const now = () => clock.now();
   const searchIndex = config.searchIndex ? new IndexedSearch(store.catalog, store.events, { headEverySearch: store.kind === 'sqlite' }) : null;

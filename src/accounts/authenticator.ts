@@ -20,6 +20,8 @@ export type AuthResult = { ok: true; principal: Principal } | { ok: false; reaso
 export interface CredentialVerifier {
   accepts(credential: string): boolean;
   verify(credential: string): Promise<AuthResult>;
+  /** verify's principal when it is at hand with nothing awaited; null when verify must decide. */
+  cached?(credential: string): Principal | null;
 }
 
 export class Authenticator {
@@ -38,9 +40,9 @@ export class Authenticator {
     return { ok: true, principal: principalOf(check.key) };
   }
 
-  /** The principal of an API key the key cache holds, with nothing awaited; null when `authenticate` must decide. */
+  /** The principal of a credential the caches hold, with nothing awaited; null when `authenticate` must decide. */
   cached(credential: string): Principal | null {
-    for (const v of this.verifiers) if (v.accepts(credential)) return null;
+    for (const v of this.verifiers) if (v.accepts(credential)) return v.cached?.(credential) ?? null;
     const key = this.keys.cachedActive(credential);
     return key ? principalOf(key) : null;
   }

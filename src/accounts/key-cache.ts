@@ -2,15 +2,16 @@ import { performance } from 'node:perf_hooks';
 import type { ApiKeyRecord } from '../store/types.js';
 
 /**
- * Active keys by the SHA-256 of the key (never by the key itself), so a request does not read its
- * key from the store every time. Whatever this process hears about clears it at once: a rotation
+ * Active keys by the SHA-256 of the key (never by the key itself), and what else a request's
+ * credential is checked with (an access token's record, its owner key by id), so a request does
+ * not read them from the store every time. Whatever this process hears about clears it at once: a rotation
  * here or, through the bus, on another instance, a tier change or a verification here. An entry
  * lives at most `ttlMs` of real time, which bounds a change this process cannot hear about (the
  * CLI, or another instance without REDIS_URL). A lookup that began before a clear is not stored,
  * so a store read racing a rotation cannot bring the old key back.
  */
-export class KeyCache {
-  private readonly entries = new Map<string, { key: ApiKeyRecord; until: number }>();
+export class KeyCache<V = ApiKeyRecord> {
+  private readonly entries = new Map<string, { key: V; until: number }>();
   private gen = 0;
 
   constructor(
@@ -24,7 +25,7 @@ export class KeyCache {
     return this.gen;
   }
 
-  get(hash: string): ApiKeyRecord | null {
+  get(hash: string): V | null {
     const e = this.entries.get(hash);
     if (!e) return null;
     if (e.until <= this.monotonic()) {
@@ -34,7 +35,7 @@ export class KeyCache {
     return e.key;
   }
 
-  set(hash: string, key: ApiKeyRecord, generation: number): void {
+  set(hash: string, key: V, generation: number): void {
     if (generation !== this.gen) return;
     if (this.entries.size >= this.maxEntries && !this.entries.has(hash)) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(hash, { key, until: this.monotonic() + this.ttlMs });

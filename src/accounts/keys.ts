@@ -11,6 +11,9 @@ export type KeyCheck =
 export interface Clock { now(): Date }
 export const systemClock: Clock = { now: () => new Date() };
 
+/** A key's entry by id in the key cache (the others are by hash: hex, never starting with '#'). */
+const byId = (id: number) => `#${id}`;
+
 export class KeyService {
   private cache: KeyCache | null = null;
 
@@ -104,6 +107,27 @@ export class KeyService {
     const key = await this.keys.findById(id);
     if (!key || key.revokedAt) return null;
     return this.applyDueTierChange(key);
+  }
+
+  /**
+   * activeById for a request's credential (the key an access token acts for), remembered as
+   * `check` remembers keys: in the same cache, under the id, cleared by the same changes.
+   */
+  async activeOwner(id: number): Promise<ApiKeyRecord | null> {
+    if (!this.cache) return this.activeById(id);
+    if (this.changes) this.cache.observeChanges(await this.changes.get());
+    const hit = this.usable(this.cache.get(byId(id)));
+    if (hit) return hit;
+    const generation = this.cache.generation;
+    const key = await this.activeById(id);
+    if (key) this.cache.set(byId(id), key, generation);
+    return key;
+  }
+
+  /** activeOwner from the cache, with nothing awaited; null when the store must be asked. */
+  cachedOwner(id: number): ApiKeyRecord | null {
+    if (!this.cache || this.changes) return null;
+    return this.usable(this.cache.get(byId(id)));
   }
 
   /** A downgrade waits for the end of the billing cycle; it is applied the first time the key is seen after. */

@@ -1,6 +1,7 @@
-import type { ApiKeyRecord, OAuthClientRecord, OAuthClientType, OAuthStore } from '../store/types.js';
+import type { AccessTokenRecord, ApiKeyRecord, OAuthClientRecord, OAuthClientType, OAuthStore } from '../store/types.js';
 import { generateToken, hashSecret, sameHash } from './api-key.js';
-import type { AuthResult, CredentialVerifier } from './authenticator.js';
+import type { AuthResult, CredentialVerifier, Principal } from './authenticator.js';
+import type { KeyCache } from './key-cache.js';
 import type { Clock, KeyService } from './keys.js';
 import type { QuotaService, WindowState } from './quota.js';
 
@@ -39,11 +40,18 @@ export function normalizeScope(requested: string | undefined, allowed: string): 
 
 /** OAuth 2.1 client credentials (RFC 7591 registration, RFC 7009 revocation, RFC 7662 introspection). */
 export class OAuthService {
+  /**
+   * `tokens`: unrevoked access tokens by hash, given where the store has one process (as keys are
+   * remembered there); a revocation clears it at once. With many instances a token revoked on one
+   * would be refused on another only when its entry expired, so there (null) every request reads
+   * its token.
+   */
   constructor(
     private readonly store: OAuthStore,
     private readonly keys: KeyService,
     private readonly quota: QuotaService,
     private readonly clock: Clock,
+    private readonly tokens: KeyCache<AccessTokenRecord> | null = null,
   ) {}
 
   /**
@@ -92,7 +100,10 @@ export class OAuthService {
   /** RFC 7009: a client revokes only its own tokens; anything else is silently ignored (the answer is 200 either way). */
   async revoke(client: OAuthClientRecord, token: string): Promise<void> {
     const rec = await this.store.findToken(hashSecret(token));
-    if (rec && rec.clientId === client.clientId) await this.store.revokeToken(rec.hash, this.clock.now().toISOString());
+    if (rec && rec.clientId === client.clientId) {
+      await this.store.revokeToken(rec.hash, this.clock.now().toISOString());
+      this.tokens?.clear();
+    }
   }
 
   /** RFC 7662: a client learns about its own tokens only; another client's token reads as inactive. */
@@ -110,23 +121,45 @@ export class OAuthService {
   /** The access token as a credential: valid while unexpired, unrevoked and its owner key still active. */
   async check(token: string): Promise<AuthResult> {
     if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return { ok: false, reason: 'malformed' };
-    const rec = await this.store.findToken(hashSecret(token));
+    const hash = hashSecret(token);
+    const rec = this.tokens?.get(hash) ?? (await this.lookUp(hash));
     if (!rec) return { ok: false, reason: 'unknown' };
     if (rec.revokedAt) return { ok: false, reason: 'revoked' };
-    if (rec.expiresAt <= this.clock.now().toISOString()) return { ok: false, reason: 'expired' };
-    const owner = await this.keys.activeById(rec.keyId);
+    if (this.expired(rec)) return { ok: false, reason: 'expired' };
+    const owner = await this.keys.activeOwner(rec.keyId);
     if (!owner) return { ok: false, reason: 'revoked' };
-    return {
-      ok: true,
-      principal: { keyId: owner.id, accountId: owner.accountId ?? owner.id, tier: owner.tier, via: 'oauth', clientId: rec.clientId, scope: rec.scope },
-    };
+    return { ok: true, principal: principalOf(rec, owner) };
+  }
+
+  /** check's principal from memory, with nothing awaited; null when `check` must decide. */
+  cached(token: string): Principal | null {
+    if (!this.tokens || !token.startsWith(ACCESS_TOKEN_PREFIX)) return null;
+    const rec = this.tokens.get(hashSecret(token));
+    if (!rec || this.expired(rec)) return null;
+    const owner = this.keys.cachedOwner(rec.keyId);
+    return owner ? principalOf(rec, owner) : null;
+  }
+
+  private async lookUp(hash: string): Promise<AccessTokenRecord | null> {
+    const generation = this.tokens?.generation ?? 0;
+    const rec = await this.store.findToken(hash);
+    if (rec && !rec.revokedAt) this.tokens?.set(hash, rec, generation);
+    return rec;
+  }
+
+  private expired(rec: AccessTokenRecord): boolean {
+    return rec.expiresAt <= this.clock.now().toISOString();
   }
 
   verifier(): CredentialVerifier {
-    return { accepts: (c) => c.startsWith(ACCESS_TOKEN_PREFIX), verify: (c) => this.check(c) };
+    return { accepts: (c) => c.startsWith(ACCESS_TOKEN_PREFIX), verify: (c) => this.check(c), cached: (c) => this.cached(c) };
   }
 
   async purgeExpired(): Promise<number> {
     return this.store.purgeExpiredTokens(this.clock.now().toISOString());
   }
+}
+
+function principalOf(rec: AccessTokenRecord, owner: ApiKeyRecord): Principal {
+  return { keyId: owner.id, accountId: owner.accountId ?? owner.id, tier: owner.tier, via: 'oauth', clientId: rec.clientId, scope: rec.scope };
 }

@@ -1,9 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { KeyCache } from '../../src/accounts/key-cache.js';
 import { accountsHarness, type AccountsHarness } from './setup.js';
 
 let h: AccountsHarness;
 beforeEach(async () => {
-  h = await accountsHarness({ PUBLIC_URL: 'https://catalog.test' });
+  // Keys and tokens stay remembered for the whole test (their entries' clock stands still): what
+  // ends a token early here is a revocation, a rotation or its expiry, never the entry's age.
+  const still = () => 0;
+  h = await accountsHarness({ PUBLIC_URL: 'https://catalog.test' }, { caches: { keyCache: new KeyCache(250, 10_000, still), tokenCache: new KeyCache(250, 10_000, still) } });
 });
 afterEach(() => h.close());
 
@@ -181,6 +185,18 @@ describe('access tokens as credentials', () => {
     const res = await h.app.inject({ url: '/v1', headers: auth });
     expect(res.statusCode).toBe(401);
     expect(res.headers['www-authenticate']).toMatch(/error="invalid_token"/);
+  });
+
+  it('a token and its owner key are read from the store once while remembered', async () => {
+    const { key } = await h.key('pro');
+    const t = await token(key);
+    const findToken = vi.spyOn(h.c.store.oauth, 'findToken');
+    const findById = vi.spyOn(h.c.store.keys, 'findById');
+    for (let i = 0; i < 3; i++) expect((await h.app.inject({ url: '/v1', headers: { authorization: `Bearer ${t.access_token}` } })).statusCode).toBe(200);
+    expect([findToken.mock.calls.length, findById.mock.calls.length]).toEqual([1, 1]);
+    // An unknown token is never remembered: each try reads the store.
+    for (let i = 0; i < 2; i++) expect((await h.app.inject({ url: '/v1', headers: { authorization: 'Bearer cat_unknown' } })).statusCode).toBe(401);
+    expect(findToken.mock.calls.length).toBe(3);
   });
 
   it('cannot rotate the key (403)', async () => {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { MailMessage, Mailer } from '../../src/accounts/mailer.js';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createContainer, type Container } from '../../src/container.js';
+import { createContainer, type Container, type ContainerOptions } from '../../src/container.js';
 import type { Tier } from '../../src/domain/tier.js';
 import { FakeClock } from '../helpers/clock.js';
 import { checkResponseContracts } from '../helpers/contract.js';
@@ -39,11 +39,11 @@ export function tiersFile(tiers: Record<string, { per_minute?: number; per_day?:
 /** Like test/helpers/app.ts, plus a capturing mailer and a hook to add routes (tier gates) before the app is ready. */
 export async function accountsHarness(
   env: Record<string, string> = {},
-  opts: { routes?: (app: FastifyInstance) => void; clock?: FakeClock } = {},
+  opts: { routes?: (app: FastifyInstance) => void; clock?: FakeClock; caches?: Pick<ContainerOptions, 'keyCache' | 'tokenCache'> } = {},
 ): Promise<AccountsHarness> {
   const clock = opts.clock ?? new FakeClock();
   const mailer = new CapturingMailer();
-  const c = await createContainer(loadConfig({ DATABASE_URL: 'sqlite::memory:', CATALOG_DEMO: 'off', ...env }), { clock, mailer });
+  const c = await createContainer(loadConfig({ DATABASE_URL: 'sqlite::memory:', CATALOG_DEMO: 'off', ...env }), { clock, mailer, ...opts.caches });
   const app = await buildApp(c);
   checkResponseContracts(app);
   opts.routes?.(app);

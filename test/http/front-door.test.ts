@@ -16,7 +16,9 @@ let uuid: string;
 beforeAll(async () => {
   // Keys stay in the key cache for the file (its clock stands still): on the real clock an entry
   // lives 250 ms, and a request after that is the hooks' to answer, which a slow run would see.
-  h = await makeHarness({ TIERS_FILE: tiersFile({ free: { per_minute: 4, per_day: null } }) }, new FakeClock(), { keyCache: new KeyCache(250, 10_000, () => 0) });
+  const still = () => 0;
+  h = await makeHarness({ TIERS_FILE: tiersFile({ free: { per_minute: 4, per_day: null } }) }, new FakeClock(),
+    { keyCache: new KeyCache(250, 10_000, still), tokenCache: new KeyCache(250, 10_000, still) });
   await h.ingest([rec({ sku: 'FD-1' }), rec({ sku: 'FD-2', price: '10.00', title: 'Apple iPhone 15 128GB Black' })]);
   headers = (await h.key('pro')).headers;
   const l = (await h.c.store.catalog.getBySku('FD-1'))[0];
@@ -88,6 +90,28 @@ describe('the front door', () => {
     expect(answered()).toBe(before);
     expect((await get(url)).headers.get('x-cache')).toBe('HIT');
     expect(answered()).toBe(before + 1);
+  });
+
+  it('answers an OAuth access token as it answers the key the client acts for', async () => {
+    const client = await h.app.inject({ method: 'POST', url: '/v1/oauth/register', headers, payload: { client_name: 'fd', client_type: 'confidential' } });
+    const { client_id, client_secret } = client.json() as { client_id: string; client_secret: string };
+    const token = (await h.app.inject({ method: 'POST', url: '/v1/oauth/token', payload: { grant_type: 'client_credentials', client_id, client_secret } })).json().access_token as string;
+    const url = '/v1/products?limit=4';
+    for (let i = 0; i < 2; i++) await (await get(url)).text();
+    const before = answered();
+    const byToken = await get(url, { authorization: `Bearer ${token}` });
+    expect([byToken.status, answered()]).toEqual([200, before]);
+    await byToken.text();
+    // The first request read the token from the store; the next is answered on the request event.
+    const again = await get(url, { authorization: `Bearer ${token}` });
+    expect([again.status, again.headers.get('x-cache'), answered()]).toEqual([200, 'HIT', before + 1]);
+    // The client acts for the same key: one count for both.
+    expect(Number(again.headers.get('x-ratelimit-remaining'))).toBe(Number((await get(url)).headers.get('x-ratelimit-remaining')) + 1);
+    // Revoked, it is refused at once, by the hooks.
+    const form = new URLSearchParams({ token, client_id, client_secret }).toString();
+    await h.app.inject({ method: 'POST', url: '/v1/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form });
+    expect((await get(url, { authorization: `Bearer ${token}` })).status).toBe(401);
+    expect(answered()).toBe(before + 2);
   });
 
   it('keeps the client request id', async () => {
