@@ -4,7 +4,8 @@
  * Generates N listings, imports them through the real CLI, imports the same feed a day later
  * (every tenth price up 1%: the re-import), starts the service, and loads it with wrk where it
  * is installed (else autocannon; `--loadgen` chooses) at 32 connections: id detail, SKU detail (a
- * repeating set, and cold: never the same request twice), listing (20), search (a fixed mix of
+ * repeating set, and cold: never the same request twice), id detail with an OAuth client's access
+ * token, listing (20), search (a fixed mix of
  * one- to three-word queries including words in >10% of titles), each after a warm-up, plus a
  * bare Fastify handler returning 1 KB of JSON as the ceiling, run between the endpoints (each
  * endpoint's share is of the runs just before and after it); the batch endpoints also at one connection and against bare Fastify
@@ -222,6 +223,18 @@ const byWrk: Generator = async (url, connections, duration, headers, path, body)
   return r;
 };
 
+/** An OAuth client registered with the bench key, and the Authorization header of an access token it was given. */
+async function accessTokenHeaders(base: string, headers: Record<string, string>): Promise<Record<string, string>> {
+  const post = async (path: string, body: unknown, extra: Record<string, string> = {}) => {
+    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { ...extra, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, string>>;
+  };
+  const client = await post('/v1/oauth/register', { client_name: 'bench', client_type: 'confidential' }, headers);
+  const token = await post('/v1/oauth/token', { grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
+  return { authorization: `Bearer ${token.access_token}` };
+}
+
 /**
  * A cached GET answer of many KB measured against its own ceiling as well: bare Fastify sending the
  * same bytes, kept, to the same number of connections. With autocannon, at 26 KB a page, the load
@@ -423,6 +436,8 @@ async function main() {
   const all: Array<Row | null> = [];
   all.push(await endpoint(load('id detail (2,000 ids)', base, cycle(ids), headers)));
   all.push(await endpoint(load('SKU detail (2,000 SKUs)', base, cycle(skuPaths), headers)));
+  // A client's access token acts for the key that registered it: its requests should cost what the key's do.
+  all.push(await endpoint(load('id detail, OAuth access token (2,000 ids)', base, cycle(ids), await accessTokenHeaders(base, headers))));
   // No If-None-Match row: autocannon's parser (the fallback load generator) reads a 304 without Content-Length to the end of the
   // connection (each request then waits out the keep-alive timeout); test/http/etag.test.ts checks 304s.
   // Cold: every request a product not asked for before (7919 is prime to N when N is a power of ten),
