@@ -1,5 +1,5 @@
-import * as crypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { digest } from '../domain/digest.js';
 
 /**
  * API key format: `ck_<32 base62 secret><6 base62 checksum>`. The checksum lets us refuse a typo
@@ -38,13 +38,8 @@ export function looksLikeApiKey(key: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-// One-shot crypto.hash (Node 20.12+) is cheaper than a Hash object, and every request hashes its key.
-const sha256Hex: (s: string) => string = typeof crypto.hash === 'function'
-  ? (s) => crypto.hash('sha256', s, 'hex')
-  : (s) => createHash('sha256').update(s).digest('hex');
-
 export function hashSecret(secret: string): string {
-  return sha256Hex(secret);
+  return digest('sha256', secret, 'hex');
 }
 
 /** The non-secret part shown in listings and logs. */

@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import { digest } from '../domain/digest.js';
 
 /**
  * The rules that make a record from a line, by version: a line hashed under other rules is never
@@ -7,10 +7,7 @@ import crypto from 'node:crypto';
  */
 const RULES = 'rules 1\n';
 const KEY = '"observed_at"';
-// One-shot crypto.hash (Node 20.12+) costs two thirds of a Hash object's, and every line is hashed.
-const sha1: (s: string) => string = typeof crypto.hash === 'function'
-  ? (s) => crypto.hash('sha1', s, 'base64')
-  : (s) => crypto.createHash('sha1').update(s).digest('base64');
+const sha1 = (s: string) => digest('sha1', s, 'base64');
 
 /**
  * What an ingest line says apart from when it was observed: a hash of its text with the value of

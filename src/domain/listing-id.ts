@@ -1,12 +1,11 @@
-import * as crypto from 'node:crypto';
+import { digest } from './digest.js';
 
 const VARIANT = '89ab';
 
 /** Stable UUID (version 5 layout) from (source, sku): the same listing has the same UUID in every store. */
 export function listingUuid(source: string, sku: string): string {
   const text = `catalog-listing\u0000${source}\u0000${sku}`;
-  // crypto.hash (Node >= 20.12) is the one-shot form of the same digest.
-  const x = typeof crypto.hash === 'function' ? crypto.hash('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
+  const x = digest('sha1', text, 'hex');
   // Byte 6's high nibble is the version (5), byte 8's top two bits the variant (10).
   const variant = VARIANT[parseInt(x[16], 16) & 3];
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-5${x.slice(13, 16)}-${variant}${x.slice(17, 20)}-${x.slice(20, 32)}`;

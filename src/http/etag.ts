@@ -1,12 +1,8 @@
-import crypto from 'node:crypto';
+import { digest } from '../domain/digest.js';
 
 /** The members surface B adds to report its own timing: they differ on every answer, the data does not. */
 const TIMING_MEMBERS = /"response_time_ms":\d+|"cached":(?:true|false)/g;
 const TIMING_MARK = Buffer.from('"response_time_ms":');
-// One-shot crypto.hash (Node 20.12+) costs about half a Hash object's, and every answer not kept is tagged.
-const sha1: (data: Buffer | string) => string = typeof crypto.hash === 'function'
-  ? (data) => crypto.hash('sha1', data, 'base64url')
-  : (data) => crypto.createHash('sha1').update(data).digest('base64url');
 
 /**
  * The entity tag of an answer's bytes: strong (any byte differs, the tag differs). An answer that
@@ -14,8 +10,8 @@ const sha1: (data: Buffer | string) => string = typeof crypto.hash === 'function
  * its tag is weak, over the body without those members, so a poller still gets its 304.
  */
 export function entityTag(body: Buffer): string {
-  if (!body.includes(TIMING_MARK)) return `"${sha1(body)}"`;
-  return `W/"${sha1(body.toString().replace(TIMING_MEMBERS, ''))}"`;
+  if (!body.includes(TIMING_MARK)) return `"${digest('sha1', body, 'base64url')}"`;
+  return `W/"${digest('sha1', body.toString().replace(TIMING_MEMBERS, ''), 'base64url')}"`;
 }
 
 /**
