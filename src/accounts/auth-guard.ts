@@ -1,6 +1,6 @@
 import type { QuotaService, WindowState } from './quota.js';
 
-export type CredentialKind = 'api_key' | 'admin_secret' | 'client_secret';
+export type CredentialKind = 'api_key' | 'access_token' | 'admin_secret' | 'client_secret';
 
 /**
  * Failed authentications counted per client address: past the limit in a minute, that address is

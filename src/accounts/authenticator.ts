@@ -1,5 +1,6 @@
 import type { Tier } from '../domain/tier.js';
 import type { ApiKeyRecord } from '../store/types.js';
+import type { CredentialKind } from './auth-guard.js';
 import type { KeyService } from './keys.js';
 
 export interface Principal {
@@ -18,6 +19,8 @@ export type AuthResult = { ok: true; principal: Principal } | { ok: false; reaso
 
 /** Another kind of credential (OAuth access tokens) plugs in here. */
 export interface CredentialVerifier {
+  /** What the credentials it accepts are called in the logs. */
+  kind: CredentialKind;
   accepts(credential: string): boolean;
   verify(credential: string): Promise<AuthResult>;
   /** verify's principal when it is at hand with nothing awaited; null when verify must decide. */
@@ -38,6 +41,11 @@ export class Authenticator {
     const check = await this.keys.check(credential);
     if (!check.ok) return { ok: false, reason: check.reason };
     return { ok: true, principal: principalOf(check.key) };
+  }
+
+  /** What a credential is, for a log line about it (never the credential itself). */
+  kindOf(credential: string): CredentialKind {
+    return this.verifiers.find((v) => v.accepts(credential))?.kind ?? 'api_key';
   }
 
   /** The principal of a credential the caches hold, with nothing awaited; null when `authenticate` must decide. */

@@ -152,7 +152,7 @@ export class OAuthService {
   }
 
   verifier(): CredentialVerifier {
-    return { accepts: (c) => c.startsWith(ACCESS_TOKEN_PREFIX), verify: (c) => this.check(c), cached: (c) => this.cached(c) };
+    return { kind: 'access_token', accepts: (c) => c.startsWith(ACCESS_TOKEN_PREFIX), verify: (c) => this.check(c), cached: (c) => this.cached(c) };
   }
 
   async purgeExpired(): Promise<number> {

@@ -98,7 +98,7 @@ export function installAuth(app: FastifyInstance, auth: Authenticator, guard: Au
       if (await refuseGuessing(req, reply, guard)) return;
       const result = await auth.authenticate(credential);
       if (!result.ok) {
-        await authFailed(req, guard, 'api_key');
+        await authFailed(req, guard, auth.kindOf(credential));
         return done(INVALID());
       }
       req.principal = result.principal;

@@ -146,6 +146,14 @@ describe('guessing credentials is rate-limited per address (item 11)', () => {
     expect((await get(apiKey, '10.0.0.4')).statusCode).toBe(200);
     expect(log.text()).not.toContain('ck_wrongwrong');
   });
+
+  it('a wrong access token is logged as one, without the token', async () => {
+    const res = await h.app.inject({ url: '/v1/categories', remoteAddress: '10.0.0.5', headers: { authorization: 'Bearer cat_notatokennotatoken' } });
+    expect(res.statusCode).toBe(401);
+    const line = log.text().split('\n').filter((l) => l.includes('"ip":"10.0.0.5"') && l.includes('authentication failed'));
+    expect(line.map((l) => JSON.parse(l).credential)).toEqual(['access_token']);
+    expect(log.text()).not.toContain('cat_notatoken');
+  });
 });
 
 describe('CSV export neutralises formulas (item 12)', () => {
