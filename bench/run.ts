@@ -1,22 +1,22 @@
 /**
  * `npm run bench -- --listings N [--store sqlite|postgres] [--duration S] [--pool N] [--keep]
  *   [--db FILE|URL] [--only REGEX] [--loadgen wrk|autocannon]`
- * Generates N listings, imports them through the real CLI, imports the same feed a day later
- * (every tenth price up 1%: the re-import), starts the service, and loads it with wrk where it
- * is installed (else autocannon; `--loadgen` chooses) at 32 connections: id detail, SKU detail (a
+ * Generates N listings, imports them through the real CLI, imports the same feed a day later (every
+ * tenth price up 1%: the re-import), starts the service, and loads it with wrk where it is
+ * installed (else autocannon; `--loadgen` chooses) at 32 connections: id detail, SKU detail (a
  * repeating set, and cold: never the same request twice), id detail with an OAuth client's access
- * token, listing (20), search (a fixed mix of
- * one- to three-word queries including words in >10% of titles), each after a warm-up, plus a
- * bare Fastify handler returning 1 KB of JSON as the ceiling, run between the endpoints (each
- * endpoint's share is of the runs just before and after it); the batch endpoints also at one connection and against bare Fastify
- * answering their own (about 100 KB) JSON, and the listing page against bare Fastify sending its
- * same 26 KB, kept; B and V2 search with their answers cached (a few dozen
- * queries, cached 60 s) and uncached; and each latency target alone on one connection. Where the
- * machine has two CPUs and taskset, the service and the ceiling run on one, the load generator on
- * the other. Writes the results as JSON to bench/out. Prints req/s, p50, p99, ratio to the
- * ceiling, import lines/s and the server's peak RSS. Then, on stores of their own, the chart
- * benchmark, event streams (bench/streams.ts: commit-to-client latency) and webhook deliveries
- * (bench/webhooks.ts: signed deliveries per second), whose figures join the result file.
+ * token, listing (20), search (a fixed mix of one- to three-word queries including words in >10% of
+ * titles), each after a warm-up, plus a bare Fastify handler returning 1 KB of JSON as the ceiling,
+ * run between the endpoints (each endpoint's share is of the runs just before and after it); the
+ * batch endpoints also at one connection and against bare Fastify answering their own (about 100
+ * KB) JSON, and the listing page against bare Fastify sending its same 26 KB, kept; B and V2 search
+ * with their answers cached (a few dozen queries, cached 60 s) and uncached; and each latency
+ * target alone on one connection. Where the machine has two CPUs and taskset, the service and the
+ * ceiling run on one, the load generator on the other. Writes the results as JSON to bench/out.
+ * Prints req/s, p50, p99, ratio to the ceiling, import lines/s and the server's peak RSS. Then, on
+ * stores of their own, the chart benchmark, event streams (bench/streams.ts: commit-to-client
+ * latency) and webhook deliveries (bench/webhooks.ts: signed deliveries per second), whose figures
+ * join the result file.
  * `--keep` keeps the catalog (SQLite: its file; PostgreSQL: its schema) and its sample; `--db FILE`
  * (SQLite) or `--db 'postgres://...?schema=bench_<pid>'` loads such a kept catalog again without
  * generating or importing; `--only` runs the endpoints whose name matches

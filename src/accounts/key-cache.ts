@@ -4,11 +4,11 @@ import type { ApiKeyRecord } from '../store/types.js';
 /**
  * Active keys by the SHA-256 of the key (never by the key itself), and what else a request's
  * credential is checked with (an access token's record, its owner key by id), so a request does
- * not read them from the store every time. Whatever this process hears about clears it at once: a rotation
- * here or, through the bus, on another instance, a tier change or a verification here. An entry
- * lives at most `ttlMs` of real time, which bounds a change this process cannot hear about (the
- * CLI, or another instance without REDIS_URL). A lookup that began before a clear is not stored,
- * so a store read racing a rotation cannot bring the old key back.
+ * not read them from the store every time. Whatever this process hears about clears it at once:
+ * a rotation here or, through the bus, on another instance, a tier change or a verification here.
+ * An entry lives at most `ttlMs` of real time, which bounds a change this process cannot hear
+ * about (the CLI, or another instance without REDIS_URL). A lookup that began before a clear is
+ * not stored, so a store read racing a rotation cannot bring the old key back.
  */
 export class KeyCache<V = ApiKeyRecord> {
   private readonly entries = new Map<string, { key: V; until: number }>();
