@@ -4,7 +4,7 @@ import { KeyEvents } from './accounts/key-events.js';
 import { KeyCache } from './accounts/key-cache.js';
 import { KeyService, systemClock, type Clock } from './accounts/keys.js';
 import { DirectoryMailer, type Mailer } from './accounts/mailer.js';
-import { OAuthService } from './accounts/oauth.js';
+import { OAuthService, type KnownToken } from './accounts/oauth.js';
 import { QuotaService } from './accounts/quota.js';
 import { AuthGuard } from './accounts/auth-guard.js';
 import { RegistrationService } from './accounts/registration.js';
@@ -45,7 +45,7 @@ import { parseSecretKey, SecretBox } from './events/webhook-secrets.js';
 import { WebhookService } from './events/webhook-service.js';
 import { ResponseCache } from './http/cache.js';
 import { createSqliteStore } from './store/sqlite/index.js';
-import type { AccessTokenRecord, RecoveryProgress, Store } from './store/types.js';
+import type { RecoveryProgress, Store } from './store/types.js';
 import { Readiness } from './runtime/readiness.js';
 
 export interface Container {
@@ -136,7 +136,7 @@ export interface ContainerOptions {
   /** The active keys kept in memory (tests: one whose entries live on a clock the test holds). */
   keyCache?: KeyCache;
   /** The access tokens kept in memory on the embedded store (tests: as keyCache). */
-  tokenCache?: KeyCache<AccessTokenRecord>;
+  tokenCache?: KeyCache<KnownToken>;
 }
 
 export async function createContainer(config: Config, opts: ContainerOptions = {}): Promise<Container> {

@@ -38,6 +38,9 @@ export function normalizeScope(requested: string | undefined, allowed: string): 
   return asked.every((s) => ok.has(s)) ? asked.sort().join(' ') : null;
 }
 
+/** A token's record as read, with its expiry as a number: it is compared on every request. */
+export interface KnownToken { rec: AccessTokenRecord; expiresMs: number }
+
 /** OAuth 2.1 client credentials (RFC 7591 registration, RFC 7009 revocation, RFC 7662 introspection). */
 export class OAuthService {
   /**
@@ -51,7 +54,7 @@ export class OAuthService {
     private readonly keys: KeyService,
     private readonly quota: QuotaService,
     private readonly clock: Clock,
-    private readonly tokens: KeyCache<AccessTokenRecord> | null = null,
+    private readonly tokens: KeyCache<KnownToken> | null = null,
   ) {}
 
   /**
@@ -122,33 +125,35 @@ export class OAuthService {
   async check(token: string): Promise<AuthResult> {
     if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return { ok: false, reason: 'malformed' };
     const hash = hashSecret(token);
-    const rec = this.tokens?.get(hash) ?? (await this.lookUp(hash));
-    if (!rec) return { ok: false, reason: 'unknown' };
-    if (rec.revokedAt) return { ok: false, reason: 'revoked' };
-    if (this.expired(rec)) return { ok: false, reason: 'expired' };
-    const owner = await this.keys.activeOwner(rec.keyId);
+    const known = this.tokens?.get(hash) ?? (await this.lookUp(hash));
+    if (!known) return { ok: false, reason: 'unknown' };
+    if (known.rec.revokedAt) return { ok: false, reason: 'revoked' };
+    if (this.expired(known)) return { ok: false, reason: 'expired' };
+    const owner = await this.keys.activeOwner(known.rec.keyId);
     if (!owner) return { ok: false, reason: 'revoked' };
-    return { ok: true, principal: principalOf(rec, owner) };
+    return { ok: true, principal: principalOf(known.rec, owner) };
   }
 
   /** check's principal from memory, with nothing awaited; null when `check` must decide. */
   cached(token: string): Principal | null {
     if (!this.tokens || !token.startsWith(ACCESS_TOKEN_PREFIX)) return null;
-    const rec = this.tokens.get(hashSecret(token));
-    if (!rec || this.expired(rec)) return null;
-    const owner = this.keys.cachedOwner(rec.keyId);
-    return owner ? principalOf(rec, owner) : null;
+    const known = this.tokens.get(hashSecret(token));
+    if (!known || this.expired(known)) return null;
+    const owner = this.keys.cachedOwner(known.rec.keyId);
+    return owner ? principalOf(known.rec, owner) : null;
   }
 
-  private async lookUp(hash: string): Promise<AccessTokenRecord | null> {
+  private async lookUp(hash: string): Promise<KnownToken | null> {
     const generation = this.tokens?.generation ?? 0;
     const rec = await this.store.findToken(hash);
-    if (rec && !rec.revokedAt) this.tokens?.set(hash, rec, generation);
-    return rec;
+    if (!rec) return null;
+    const known = { rec, expiresMs: Date.parse(rec.expiresAt) };
+    if (!rec.revokedAt) this.tokens?.set(hash, known, generation);
+    return known;
   }
 
-  private expired(rec: AccessTokenRecord): boolean {
-    return rec.expiresAt <= this.clock.now().toISOString();
+  private expired(known: KnownToken): boolean {
+    return known.expiresMs <= this.clock.now().getTime();
   }
 
   verifier(): CredentialVerifier {
