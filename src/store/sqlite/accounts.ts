@@ -3,7 +3,7 @@ import type {
   AccessTokenRecord, AccountStore, ApiKeyRecord, NewApiKey, OAuthClientRecord, OAuthClientType, OAuthStore, VerificationRecord,
 } from '../types.js';
 import type { Tier } from '../../domain/tier.js';
-import { Statements } from './listing-reads.js';
+import { Statements } from './statements.js';
 
 export interface KeyRow {
   id: number; prefix: string; hash: string; name: string | null; tier: Tier; pending_tier: Tier | null;

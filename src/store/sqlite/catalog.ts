@@ -15,7 +15,8 @@ import { collectObservations, observationsForSql, type ObservationRow } from '..
 import { ftsGroups, ftsQuery } from './fts-query.js';
 import { SqliteIngestWriter } from './ingest.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type SearchDocRow } from '../sql/listing-row.js';
-import { IN_LIST_MAX, inList, lastCheckedAt, LISTING_COLUMN_NAMES, listingColumns, rowOf, Statements } from './listing-reads.js';
+import { IN_LIST_MAX, inList, lastCheckedAt, LISTING_COLUMN_NAMES, listingColumns, rowOf } from './listing-reads.js';
+import { Statements } from './statements.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 
 const RANK = 'bm25(listings_fts, 10.0, 4.0, 2.0)';

@@ -11,7 +11,7 @@ import type { ApiKeyRecord, BulkLoadCapability, RecoveryCapability, EventLogStor
 import { insertKey, SqliteAccounts, SqliteOAuth, toKey, type KeyRow } from './accounts.js';
 import { SqliteActivity } from './activity.js';
 import { SqliteIdempotency } from './idempotency.js';
-import { Statements } from './listing-reads.js';
+import { Statements } from './statements.js';
 import { SqliteAlerts } from './alerts.js';
 import { SqliteCatalog } from './catalog.js';
 import { sqliteRecovery } from './recovery.js';

@@ -1,4 +1,3 @@
-import type { Database, Statement } from 'better-sqlite3';
 import type { ListingRow } from '../sql/listing-row.js';
 
 /**
@@ -52,29 +51,6 @@ export function rowOf(a: unknown[]): ListingRow {
     specs: a[27], metadata: a[28], variants: a[29], group_id: a[30], price_trend: a[31], reference_price: a[32],
     last_checked_at: a[33], data_updated_at: a[34], created_at: a[35], updated_at: a[36],
   } as ListingRow;
-}
-
-/**
- * Prepared statements by SQL text. Preparing costs more than running a point lookup, so a
- * statement is prepared once per shape; the shapes are few (filters differ in which clauses they
- * have, never in values, and IN lists come in the arities of `inList`). Bounded all the same.
- */
-export class Statements {
-  private readonly cache = new Map<string, Statement>();
-
-  constructor(private readonly db: Database, private readonly max = 500) {}
-
-  /** `raw`: rows as arrays (`.raw()` mode), cached apart from the object form of the same SQL. */
-  get(sql: string, raw = false): Statement {
-    const key = raw ? `raw ${sql}` : sql;
-    let s = this.cache.get(key);
-    if (!s) {
-      if (this.cache.size >= this.max) this.cache.delete(this.cache.keys().next().value as string);
-      s = raw ? this.db.prepare(sql).raw() : this.db.prepare(sql);
-      this.cache.set(key, s);
-    }
-    return s;
-  }
 }
 
 /** The largest IN list one statement takes; longer lists are read in chunks of it. */
