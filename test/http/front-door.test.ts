@@ -4,6 +4,7 @@ import { rec } from '../helpers/records.js';
 import { tiersFile } from '../accounts/setup.js';
 import { FakeClock } from '../helpers/clock.js';
 import { KeyCache } from '../../src/accounts/key-cache.js';
+import { oauthClient } from '../helpers/oauth.js';
 
 // The front door answers on the server's request event, which app.inject never reaches: these
 // tests go over a socket.
@@ -93,9 +94,7 @@ describe('the front door', () => {
   });
 
   it('answers an OAuth access token as it answers the key the client acts for', async () => {
-    const client = await h.app.inject({ method: 'POST', url: '/v1/oauth/register', headers, payload: { client_name: 'fd', client_type: 'confidential' } });
-    const { client_id, client_secret } = client.json() as { client_id: string; client_secret: string };
-    const token = (await h.app.inject({ method: 'POST', url: '/v1/oauth/token', payload: { grant_type: 'client_credentials', client_id, client_secret } })).json().access_token as string;
+    const { client_id, client_secret, access_token: token } = await oauthClient(h.app, headers);
     const url = '/v1/products?limit=4';
     for (let i = 0; i < 2; i++) await (await get(url)).text();
     const before = answered();

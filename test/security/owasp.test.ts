@@ -3,6 +3,7 @@ import { hashSecret } from '../../src/accounts/api-key.js';
 import { makeHarness, type Harness } from '../helpers/app.js';
 import { FakeClock } from '../helpers/clock.js';
 import { CATALOG } from '../helpers/catalog.js';
+import { oauthClient } from '../helpers/oauth.js';
 import { tableResolver } from '../webhooks/fixtures.js';
 
 /**
@@ -229,8 +230,4 @@ describe('API8 security misconfiguration', () => {
   });
 });
 
-async function oauthToken() {
-  const reg = (await call('POST', '/v1/oauth/register', {}, { client_name: 'owasp', client_type: 'confidential' })).json() as { client_id: string; client_secret: string };
-  const tok = (await call('POST', '/v1/oauth/token', {}, { grant_type: 'client_credentials', ...reg })).json() as { access_token: string };
-  return { ...reg, ...tok };
-}
+const oauthToken = () => oauthClient(h.app);
