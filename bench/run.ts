@@ -214,8 +214,11 @@ const byWrk: Generator = async (url, connections, duration, headers, path, body)
   const first = sequence;
   const count = period ?? Math.ceil(Math.min(1.25 * (ceilings.at(-1)?.rps ?? 40_000) * duration,
     (256 << 20) / (JSON.stringify(request(first)).length + 64)));
-  const r = await wrk(url, connections, duration, body ? { ...headers, 'content-type': 'application/json' } : headers,
-    Array.from({ length: count }, (_, k) => request(first + k)));
+  // Made one at a time as the file is written: a cold row's list is up to about 875,000 requests.
+  const list = function* () {
+    for (let k = 0; k < count; k++) yield request(first + k);
+  };
+  const r = await wrk(url, connections, duration, body ? { ...headers, 'content-type': 'application/json' } : headers, list());
   // Requests still in flight when the run stopped were sent too, and wrk takes one it never sends.
   const used = r.requests + connections + 1;
   sequence += period ? used : Math.min(count, used);

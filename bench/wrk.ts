@@ -24,13 +24,15 @@ const script = join(import.meta.dirname, 'wrk.lua');
 
 /** One load of `url` for `seconds`: one wrk thread (it runs where this process is pinned). */
 export async function wrk(url: string, connections: number, seconds: number, headers: Record<string, string>,
-  requests: WrkRequest[]): Promise<LoadRun> {
+  requests: Iterable<WrkRequest>): Promise<LoadRun> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
   try {
     const requestFile = join(dir, 'requests');
     const headerFile = join(dir, 'headers');
     // JSON bodies and encoded paths hold no tab or newline, so one line per request is unambiguous.
-    writeFileSync(requestFile, requests.map((r) => `${r.method}\t${r.path}\t${r.body ?? ''}\n`).join(''));
+    const lines: string[] = [];
+    for (const r of requests) lines.push(`${r.method}\t${r.path}\t${r.body ?? ''}\n`);
+    writeFileSync(requestFile, lines.join(''));
     writeFileSync(headerFile, Object.entries(headers).map(([k, v]) => `${k}: ${v}\n`).join(''));
     const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s',
       '-s', script, url, '--', requestFile, headerFile], { maxBuffer: 1 << 20 });
