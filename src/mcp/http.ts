@@ -1,5 +1,9 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import {
+  isInitializeRequest, isJSONRPCRequest, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo,
+} from '@modelcontextprotocol/sdk/types.js';
+import { Exchange } from './exchange.js';
 import type { Tier } from '../domain/tier.js';
 import { CALLER_ACCOUNT_HEADER, CALLER_TIER_HEADER, REQUEST_ID_HEADER } from './results.js';
 import { createMcpServer } from './server.js';
@@ -8,7 +12,6 @@ import type { McpOptions, McpServices } from './services.js';
 /** An HTTP exchange as the caller's framework parsed it: the body already read. */
 export interface McpHttpRequest {
   method: string;
-  url: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
   /** The caller's id of the request: reported with a tool's fault. */
@@ -24,28 +27,35 @@ export interface McpHttpAnswer {
   body: string | null;
 }
 
-/** The request headers the Streamable HTTP transport reads. */
+/** The request headers a tool may read (extra.requestInfo), as the SDK's transport passes them. */
 const PASSED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
-/** Idle servers kept for the next requests; more are built under a burst and dropped after it. */
-const KEPT = 64;
 
-const rpcError = (message: string) => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
+const JSON_TYPE = { 'content-type': 'application/json' };
+const rpcError = (message: string, code = -32000) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+const refusal = (status: number, message: string, code?: number): McpHttpAnswer => ({ status, headers: JSON_TYPE, body: rpcError(message, code) });
+const header = (h: McpHttpRequest['headers'], name: string) => {
+  const v = h[name];
+  return typeof v === 'string' ? v : undefined;
+};
 
 /**
- * Streamable HTTP, stateless: each POST gets its own transport, answered with one JSON body (no
- * SSE, no session id), so any instance can answer any request and nothing outlives it. With no
- * session there is no server-to-client stream to open (GET) nor session to end (DELETE): both are
- * 405, which the protocol provides for and the SDK's client expects.
+ * Streamable HTTP, stateless: each POST is answered with one JSON body (no SSE, no session id), so
+ * any instance can answer any request and nothing outlives it. With no session there is no
+ * server-to-client stream to open (GET) nor session to end (DELETE): both are 405, which the
+ * protocol provides for and the SDK's client expects.
  *
- * The servers themselves (their tools, resources and prompts registered once) are reused: a
- * request connects an idle one to its transport and gives it back when answered. Building one per
- * request cost more than the search it answered.
+ * One server (its tools, resources and prompts registered once) stays connected to an Exchange
+ * and answers every request, many at once. The SDK's Streamable HTTP transport was one per request:
+ * a web Request and Response, streams and text codecs, and a connect and close (the close building
+ * an error with its stack) for each; with them it cost more than the search a call made
+ * (bench/RESULTS.md). The checks it makes of a POST are made here, with its statuses and messages.
  */
 export class McpHttp {
-  private readonly idle: McpServer[] = [];
+  private readonly exchange = new Exchange();
+  private readonly connected: Promise<void>;
 
-  constructor(private readonly services: McpServices, private readonly opts: McpOptions) {
-    this.opts = { ...opts, keyTools: true };
+  constructor(services: McpServices, opts: McpOptions) {
+    this.connected = createMcpServer(services, { ...opts, keyTools: true }).connect(this.exchange);
   }
 
   async answer(req: McpHttpRequest): Promise<McpHttpAnswer> {
@@ -55,26 +65,50 @@ export class McpHttp {
         body: rpcError('Method not allowed: this MCP server is stateless; POST JSON-RPC messages to it (no stream, no session to end).'),
       };
     }
-    const headers = new Headers();
+    const accept = header(req.headers, 'accept');
+    if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+      return refusal(406, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+    }
+    if (!isJsonContentType(header(req.headers, 'content-type'))) return refusal(415, 'Unsupported Media Type: Content-Type must be application/json');
+    const batch = Array.isArray(req.body);
+    const raw: unknown[] = batch ? (req.body as unknown[]) : [req.body];
+    if (raw.length > MAX_BATCH_SIZE) return refusal(400, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`, -32600);
+    const messages: JSONRPCMessage[] = [];
+    for (const m of raw) {
+      const parsed = JSONRPCMessageSchema.safeParse(m);
+      if (!parsed.success) return refusal(400, 'Parse error: Invalid JSON-RPC message', -32700);
+      messages.push(parsed.data);
+    }
+    const initializing = messages.some(isInitializeRequest);
+    if (initializing && messages.length > 1) return refusal(400, 'Invalid Request: Only one initialization request is allowed', -32600);
+    const version = header(req.headers, 'mcp-protocol-version');
+    if (!initializing && version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return refusal(400, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+    }
+    const extra: MessageExtraInfo = { requestInfo: { headers: this.requestHeaders(req) } };
+    await this.connected;
+    const asked: Array<Promise<JSONRPCMessage>> = [];
+    for (const m of messages) {
+      if (isJSONRPCRequest(m)) asked.push(this.exchange.ask(m, extra));
+      else this.exchange.tell(m, extra);
+    }
+    if (asked.length === 0) return { status: 202, headers: {}, body: null };
+    const answers = await Promise.all(asked);
+    return { status: 200, headers: JSON_TYPE, body: JSON.stringify(batch ? answers : answers[0]) };
+  }
+
+  /** What a tool reads of the request: the transport's headers, then ours (set here alone, never taken from the client). */
+  private requestHeaders(req: McpHttpRequest): Record<string, string> {
+    const headers: Record<string, string> = {};
     for (const name of PASSED) {
-      const v = req.headers[name];
-      if (typeof v === 'string') headers.set(name, v);
+      const v = header(req.headers, name);
+      if (v !== undefined) headers[name] = v;
     }
-    if (req.requestId) headers.set(REQUEST_ID_HEADER, req.requestId);
+    if (req.requestId) headers[REQUEST_ID_HEADER] = req.requestId;
     if (req.caller) {
-      headers.set(CALLER_ACCOUNT_HEADER, String(req.caller.accountId));
-      headers.set(CALLER_TIER_HEADER, req.caller.tier);
+      headers[CALLER_ACCOUNT_HEADER] = String(req.caller.accountId);
+      headers[CALLER_TIER_HEADER] = req.caller.tier;
     }
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = this.idle.pop() ?? createMcpServer(this.services, this.opts);
-    await server.connect(transport);
-    try {
-      const res = await transport.handleRequest(new Request(req.url, { method: 'POST', headers }), { parsedBody: req.body });
-      const body = res.body ? await res.text() : null;
-      return { status: res.status, headers: Object.fromEntries(res.headers), body };
-    } finally {
-      await server.close();
-      if (this.idle.length < KEPT) this.idle.push(server);
-    }
+    return headers;
   }
 }

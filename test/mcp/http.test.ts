@@ -93,6 +93,44 @@ describe('the transport', () => {
     expect((await json(notJson)).error.data.code).toBe('BAD_REQUEST');
     const notif = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, auth);
     expect(notif.status).toBe(202);
+    expect(await notif.text()).toBe('');
+  });
+
+  it('refuses what Streamable HTTP refuses, with its statuses and JSON-RPC codes', async () => {
+    s = await serveSeeded();
+    const auth = { authorization: `Bearer ${s.key}` };
+    const refused = async (res: Response, status: number, code: number, message: RegExp) => {
+      expect(res.status).toBe(status);
+      expect(await json(res)).toEqual({ jsonrpc: '2.0', id: null, error: { code, message: expect.stringMatching(message) } });
+    };
+    await refused(await post(LIST, { ...auth, accept: 'application/json' }), 406, -32000, /^Not Acceptable: Client must accept both/);
+    await refused(await fetch(s.url, {
+      method: 'POST', body: JSON.stringify(LIST), headers: { ...auth, 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+    }), 415, -32000, /^Unsupported Media Type/);
+    await refused(await post({ jsonrpc: '2.0', id: 1 }, auth), 400, -32700, /^Parse error: Invalid JSON-RPC message/);
+    await refused(await post(LIST, { ...auth, 'mcp-protocol-version': '1999-01-01' }), 400, -32000, /^Bad Request: Unsupported protocol version: 1999-01-01/);
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    await refused(await post([init, LIST], auth), 400, -32600, /^Invalid Request: Only one initialization request/);
+    await refused(await post(Array.from({ length: 101 }, (_, i) => ({ ...LIST, id: i })), auth), 400, -32600, /^Invalid Request: Batch must not exceed 100/);
+  });
+
+  it('a batch is answered as an array in its order, with the caller\'s ids; notifications in it get no answer', async () => {
+    s = await serveSeeded();
+    const auth = { authorization: `Bearer ${s.key}` };
+    const res = await post([
+      { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'get_product', arguments: { ref: '2' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 7, method: 'no/such/method' },
+      LIST,
+    ], auth);
+    expect(res.status).toBe(200);
+    const answers = (await res.json()) as Array<Record<string, never>>;
+    expect(answers.map((a) => a.id)).toEqual(['a', 7, 1]);
+    expect(answers[0]).toMatchObject({ result: { structuredContent: { product: { id: 2 } } } });
+    expect(answers[1]).toMatchObject({ error: { code: -32601 } });
+    expect(answers[2]).toMatchObject({ result: { tools: expect.any(Array) } });
+    const quiet = await post([{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } }], auth);
+    expect(quiet.status).toBe(202);
   });
 });
 
@@ -108,6 +146,17 @@ describe('reused servers', () => {
       expect(a.id).toBe(100 + i);
       expect(a.result.structuredContent.product.id).toBe(Number(refs[i % refs.length]));
     });
+  });
+
+  it('callers using the same id at the same time each get their own answer under it', async () => {
+    s = await serveSeeded();
+    const auth = { authorization: `Bearer ${s.key}` };
+    const refs = ['1', '2', '3', '4', '5', '6'];
+    const answers = await Promise.all(refs.map((ref) => json(post({
+      jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_product', arguments: { ref } },
+    }, auth))));
+    expect(answers.map((a) => a.id)).toEqual(refs.map(() => 1));
+    expect(answers.map((a) => a.result.structuredContent.product.id)).toEqual(refs.map(Number));
   });
 });
 

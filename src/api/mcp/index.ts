@@ -57,7 +57,7 @@ export const mcp: SurfaceUnit = {
       const handler = async (req: FastifyRequest, reply: FastifyReply) => {
         const p = req.principal;
         const caller = p ? { accountId: p.accountId ?? p.keyId, tier: p.tier } : undefined;
-        const answer = await mcpHttp.answer({ method: req.method, url: `${c.origin()}${req.url}`, headers: req.headers, body: req.body, requestId: req.id, caller });
+        const answer = await mcpHttp.answer({ method: req.method, headers: req.headers, body: req.body, requestId: req.id, caller });
         reply.status(answer.status).headers(answer.headers);
         return answer.body === null ? reply.send() : reply.send(answer.body);
       };

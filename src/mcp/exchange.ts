@@ -1,0 +1,49 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+type Answer = (message: JSONRPCMessage) => void;
+
+/**
+ * The SDK's Transport for a server that answers many HTTP requests at once over one connection: a
+ * request goes in under an id of the exchange's own and its response comes back with the caller's
+ * id, so two callers' equal ids never meet. What the server sends without a request waiting for it
+ * (notifications, requests to the client) has nowhere to go on stateless HTTP and is dropped, as
+ * the SDK's own transport drops it in JSON mode.
+ */
+export class Exchange implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private next = 0;
+  private readonly waiting = new Map<number, { answer: Answer; id: RequestId }>();
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.waiting.clear();
+    this.onclose?.();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // A response has an id and no method; its id is one of ours.
+    if ('method' in message || !('id' in message) || typeof message.id !== 'number') return;
+    const w = this.waiting.get(message.id);
+    if (w === undefined) return;
+    this.waiting.delete(message.id);
+    w.answer({ ...message, id: w.id });
+  }
+
+  /** The server's response to `request`, with the caller's id. */
+  ask(request: JSONRPCRequest, extra: MessageExtraInfo): Promise<JSONRPCMessage> {
+    const id = ++this.next;
+    return new Promise((answer) => {
+      this.waiting.set(id, { answer, id: request.id });
+      this.onmessage?.({ ...request, id }, extra);
+    });
+  }
+
+  /** A notification or a response from the caller: nothing comes back. */
+  tell(message: JSONRPCMessage, extra: MessageExtraInfo): void {
+    this.onmessage?.(message, extra);
+  }
+}
