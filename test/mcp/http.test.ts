@@ -153,9 +153,9 @@ describe('reused servers', () => {
     const auth = { authorization: `Bearer ${s.key}` };
     const refs = ['1', '2', '3'];
     const res = await post(refs.map((ref) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_product', arguments: { ref } } })), auth);
-    const answers = (await res.json()) as Array<Record<string, never>>;
+    const answers = (await res.json()) as Array<{ id: number; result: { structuredContent: { product: { id: number } } } }>;
     expect(answers.map((a) => a.id)).toEqual([1, 1, 1]);
-    expect(answers.map((a) => (a as { result: { structuredContent: { product: { id: number } } } }).result.structuredContent.product.id)).toEqual([1, 2, 3]);
+    expect(answers.map((a) => a.result.structuredContent.product.id)).toEqual([1, 2, 3]);
   });
 });
 
