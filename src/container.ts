@@ -160,7 +160,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
   const oauth = new OAuthService(store.oauth, keys, quota, clock, store.kind === 'sqlite' ? (opts.tokenCache ?? new KeyCache()) : null);
   auth.use(oauth.verifier());
   const now = () => clock.now();
-  const searchIndex = config.searchIndex ? new IndexedSearch(store.catalog, store.events, { headEverySearch: store.kind === 'sqlite' }) : null;
+  const searchIndex = config.searchIndex ? new IndexedSearch(store.catalog, store.events, { head: store.kind === 'sqlite' ? 'turn' : 'own-writes' }) : null;
   const views = new ListingViews(fx, store.catalog, now);
   const catalog = new CatalogService(store.catalog, views, now, searchIndex);
   const cache = new ResponseCache();

@@ -150,7 +150,7 @@ describe('the index follows the store', () => {
   });
 
   it('without a head read per search: its own writes at once (marked), others once the tail catches it up', async () => {
-    const lazy = new IndexedSearch(s.catalog, s.events, { headEverySearch: false });
+    const lazy = new IndexedSearch(s.catalog, s.events, { head: 'own-writes' });
     await lazy.build();
     const total = async (text: string) => (await lazy.search({ text, filter: {}, sort: 'relevance', limit: 5, offset: 0 }))!.total;
     await ingest(s, [rec({ sku: 'L1', title: 'Lazy blender one', brand: 'Bosch' })]);
@@ -160,6 +160,27 @@ describe('the index follows the store', () => {
     await ingest(s, [rec({ sku: 'L2', title: 'Lazy blender two', brand: 'Bosch' })]);
     void lazy.catchUp();
     expect(await total('blender')).toBe(2);
+  });
+
+  it('once a turn: the searches of one turn share a read of the head; the next turn, or an own write, reads it again', async () => {
+    let reads = 0;
+    const events = Object.create(s.events, { lastId: { value: () => (reads++, s.events.lastId()) } }) as typeof s.events;
+    const turn = new IndexedSearch(s.catalog, events, { head: 'turn' });
+    await turn.build();
+    await new Promise((resolve) => setImmediate(resolve));
+    const total = async (text: string) => (await turn.search({ text, filter: {}, sort: 'relevance', limit: 5, offset: 0 }))!.total;
+    reads = 0;
+    // One request's search after another's, as a server handles a turn's requests: one read.
+    for (const text of ['kettle', 'jug', 'philips']) await total(text);
+    expect(reads).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    await ingest(s, [rec({ sku: 'TT1', title: 'Turnstile toaster', brand: 'Bosch' })]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await total('turnstile')).toBe(1);
+    expect(reads).toBe(2);
+    turn.markStale();
+    await total('turnstile');
+    expect(reads).toBe(3);
   });
 
   it('folds compatibility forms as the store does, in its tokens and its ranking', async () => {

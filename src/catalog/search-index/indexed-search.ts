@@ -13,12 +13,14 @@ const LOAD_CHUNK = 5000;
 const ANSWERS = 1000;
 
 export type IndexState = 'off' | 'building' | 'ready' | 'unavailable';
+export type HeadReads = 'search' | 'turn' | 'own-writes';
 
 /**
  * The search index of one process, kept in step with the shared store through the event log: built
  * from a scan of every listing, then every event's listing is read again and re-indexed. Each search
- * first applies what the log gained since (one cheap read of the newest id), so a listing written by
- * any process (this one, a CLI import, another instance) is searchable as soon as it is committed.
+ * first applies what the log gained since its head was last read (`head` in the constructor says
+ * when that is), so a listing written by any process (this one, a CLI import, another instance)
+ * is searchable once committed.
  * Until the index is built, or for filters it does not hold, `search` returns null and the store answers.
  */
 export class IndexedSearch {
@@ -37,14 +39,20 @@ export class IndexedSearch {
   private answersAt: { index: SearchIndex; position: number } | null = null;
   /** This process wrote since the index last read the log's head. */
   private stale = false;
+  /** The head read in this turn of the event loop (`head: 'turn'`), or null. */
+  private turnHead: number | null = null;
 
   /**
-   * `headEverySearch`: read the log's newest id before every search (cheap on the embedded store, so
-   * a CLI import beside the server is searchable at once). Without it (PostgreSQL, where it costs a
-   * round trip) a search waits only for this process's own writes and for a catch-up under way;
-   * other writers reach the index through the event tail (its poll, or at once via Redis).
+   * `head`: when a search reads the log's newest id first.
+   * - `search`: before every search, so a listing committed by any writer is searchable at once.
+   * - `turn`: once in a turn of the event loop, shared by the searches that arrived together
+   *   (the embedded store: each read is a read transaction of its own, and under load a turn holds
+   *   dozens of requests). A CLI import beside the server is searchable from the next turn.
+   * - `own-writes`: only after this process's own writes (PostgreSQL, where a read is a round trip);
+   *   other writers reach the index through the event tail (its poll, or at once via Redis).
+   * In every mode a search waits for this process's own writes (`markStale`) and a catch-up under way.
    */
-  constructor(private readonly catalog: CatalogStore, private readonly events: EventLogStore, private readonly opts = { headEverySearch: true }) {}
+  constructor(private readonly catalog: CatalogStore, private readonly events: EventLogStore, private readonly opts: { head: HeadReads } = { head: 'search' }) {}
 
   /** This process committed events: the next search reads the head first. */
   markStale(): void {
@@ -132,18 +140,33 @@ export class IndexedSearch {
 
   /** Brings the index up to the log's head; false when it is too far behind to wait for (it catches up meanwhile). */
   private async current(): Promise<boolean> {
-    if (!this.opts.headEverySearch && !this.stale) {
-      if (this.following) await this.following;
-      return true;
+    const { head: reads } = this.opts;
+    let head = reads === 'turn' && !this.stale ? this.turnHead : null;
+    if (head === null) {
+      if (reads === 'own-writes' && !this.stale) {
+        if (this.following) await this.following;
+        return true;
+      }
+      this.stale = false;
+      head = await this.events.lastId();
+      if (reads === 'turn') this.keepForTurn(head);
     }
-    this.stale = false;
-    const head = await this.events.lastId();
     if (head - this.position > INLINE_LAG) {
       void this.catchUp().catch(() => undefined);
       return false;
     }
     for (let tries = 0; this.position < head && tries < 3; tries++) await this.catchUp();
     return true;
+  }
+
+  /** Forgotten in the turn's check phase, after the requests the turn read were handled. */
+  private keepForTurn(head: number): void {
+    if (this.turnHead === null) {
+      setImmediate(() => {
+        this.turnHead = null;
+      });
+    }
+    this.turnHead = head;
   }
 
   /** Applies every event after the index's position; one reader at a time, callers share it. */
