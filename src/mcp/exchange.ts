@@ -42,8 +42,14 @@ export class Exchange implements Transport {
     });
   }
 
-  /** A notification or a response from the caller: nothing comes back. */
+  /**
+   * A notification or a response from the caller: nothing comes back. A cancellation is dropped:
+   * it names a request by the caller's id, which in the server's eyes is the exchange's id of
+   * whichever request holds it, perhaps another caller's (which would then never be answered).
+   * Stateless HTTP offers no way to cancel a request anyway; a client closes its connection.
+   */
   tell(message: JSONRPCMessage, extra: MessageExtraInfo): void {
+    if ('method' in message && message.method === 'notifications/cancelled') return;
     this.onmessage?.(message, extra);
   }
 }

@@ -159,6 +159,21 @@ describe('reused servers', () => {
   });
 });
 
+describe('cancellations', () => {
+  it('a cancellation names the caller\'s own id, never the exchange\'s: it cannot stop another request, which is answered', async () => {
+    s = await serveSeeded();
+    const auth = { authorization: `Bearer ${s.key}` };
+    // The server's first request gets the exchange's id 1: a cancellation of "1" must not reach it.
+    const res = await post([
+      { jsonrpc: '2.0', id: 'mine', method: 'tools/call', params: { name: 'get_product', arguments: { ref: '2' } } },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'not yours' } },
+    ], auth);
+    expect(res.status).toBe(200);
+    const answers = (await res.json()) as Array<{ id: string; result: { structuredContent: { product: { id: number } } } }>;
+    expect(answers.map((a) => [a.id, a.result.structuredContent.product.id])).toEqual([['mine', 2]]);
+  });
+});
+
 describe('rate limits', () => {
   it('each MCP request counts one against the tier: 429 with Retry-After after per_minute', async () => {
     s = await serveSeeded({ TIERS_FILE: tiersFile({ free: { per_minute: 5, per_day: 1000 } }) });
