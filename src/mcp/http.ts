@@ -60,10 +60,8 @@ export class McpHttp {
 
   async answer(req: McpHttpRequest): Promise<McpHttpAnswer> {
     if (req.method !== 'POST') {
-      return {
-        status: 405, headers: { allow: 'POST', 'content-type': 'application/json' },
-        body: rpcError('Method not allowed: this MCP server is stateless; POST JSON-RPC messages to it (no stream, no session to end).'),
-      };
+      const refused = refusal(405, 'Method not allowed: this MCP server is stateless; POST JSON-RPC messages to it (no stream, no session to end).');
+      return { ...refused, headers: { ...refused.headers, allow: 'POST' } };
     }
     const accept = header(req.headers, 'accept');
     if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
