@@ -1,13 +1,16 @@
 import Fastify from 'fastify';
 import type { TSchema } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecordBytes } from '../../src/api/record-bytes.js';
+import { RecordBytes, recordsAnswer } from '../../src/api/record-bytes.js';
 import { presentProduct } from '../../src/api/v1a/present.js';
 import { ProductRecord, ProductsSearchResponse, SearchResponse } from '../../src/api/v1a/responses.js';
 import { presentRecord as presentBRecord } from '../../src/api/v1b/present.js';
 import { SearchResponse as BSearchResponse } from '../../src/api/v1b/responses.js';
-import { presentListRecord } from '../../src/api/v2/present.js';
-import { ListRecord, SearchResponse as V2SearchResponse } from '../../src/api/v2/responses.js';
+import { BulkLookupResponse } from '../../src/api/v1b/bulk-lookup-routes.js';
+import { pickFields, presentAgentRecord } from '../../src/api/v2/agent-present.js';
+import { BatchLookupResponse, BulkCompareResponse } from '../../src/api/v2/agent-responses.js';
+import { presentBatchRecord, presentListRecord } from '../../src/api/v2/present.js';
+import { BatchDetailsResponse, ListRecord, SearchResponse as V2SearchResponse } from '../../src/api/v2/responses.js';
 import { ListingView } from '../../src/catalog/listing-views.js';
 import type { Listing } from '../../src/domain/listing.js';
 import { makeHarness, type Harness } from '../helpers/app.js';
@@ -177,6 +180,37 @@ describe('RecordBytes with members added per request (surface B search: each res
     expect(a.json().results.map((r: { click_url: string }) => r.click_url)).toEqual(views.map(link));
     expect(a.headers.etag).toBeUndefined();
     expect((await app.inject('/tagged')).headers.etag).toMatch(/^"[\w-]+"$/);
+  });
+});
+
+describe('recordsAnswer (the batch lookups)', () => {
+  it('writes the bytes the route serializer writes for each batch answer, records with non-Latin text and members around them', async () => {
+    const now = h.clock.now();
+    const views = listings.map((l, i) => new ListingView(l, i, i === 1 ? { amount: '12.34', currency: 'USD' } : null, now));
+    const agents = (await h.c.agents.lookup(listings.map((l) => l.id), 'SGD', true)).items;
+    const all = { availability: true, competitors: true, insights: true, metadata: true };
+    const shapes: Array<{ schema: TSchema; field: string; envelope: Record<string, unknown>; records: unknown[] }> = [
+      { schema: BatchLookupResponse, field: 'results', envelope: { total: 3, has_more: false, errors: [{ product_id: 9, code: 'NOT_FOUND', message: 'Product 9 not found.' }] },
+        records: agents.map((a) => presentAgentRecord(a, all)) },
+      { schema: BulkCompareResponse, field: 'results', envelope: { total_products: 3, comparison_summary: { cheapest_product: null, best_rated_product: null, best_value_product: null }, not_found: [] },
+        records: agents.map((a) => pickFields(presentAgentRecord(a, all), ['title', 'description', 'price', 'agent_insights'])) },
+      { schema: BatchDetailsResponse, field: 'results', envelope: { errors: [] }, records: views.map((v) => presentBatchRecord(v, { metadata: true })) },
+      { schema: BulkLookupResponse, field: 'items', envelope: { unresolved: ['"items":[]'], total: 3, response_time_ms: 1 },
+        records: views.map((v) => ({ input: v.listing.sku, matched_as: 'sku', product: presentBRecord(v) })) },
+    ];
+    for (const shape of shapes) {
+      const record = (shape.schema as { properties: Record<string, { items: TSchema }> }).properties[shape.field].items;
+      const app = Fastify();
+      app.get('/spliced', { schema: { response: { 200: shape.schema } } }, async (_req, reply) =>
+        recordsAnswer(reply, { ...shape.envelope, [shape.field]: [] }, shape.field, shape.records, record));
+      app.get('/serialized', { schema: { response: { 200: shape.schema } } }, async () => ({ ...shape.envelope, [shape.field]: shape.records }));
+      await app.ready();
+      const [a, b] = [await app.inject('/spliced'), await app.inject('/serialized')];
+      expect(a.rawPayload.equals(b.rawPayload)).toBe(true);
+      expect(a.headers['content-type']).toBe(b.headers['content-type']);
+      expect(a.json()[shape.field]).toHaveLength(3);
+      expect(a.body).toContain('ข้อความ');
+    }
   });
 });
 

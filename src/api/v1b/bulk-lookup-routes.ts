@@ -4,9 +4,10 @@ import { Type } from 'typebox';
 import type { Container } from '../../container.js';
 import type { Resolved } from '../../catalog/id-resolver.js';
 import { invalidInput } from '../../http/request-error.js';
+import { recordsAnswer } from '../record-bytes.js';
 import { Body, OneOf, Str } from '../schema-kit.js';
 import { presentRecord } from './present.js';
-import { BRecord } from './responses.js';
+import { BRecord, responses } from './responses.js';
 import { Currency } from './schemas.js';
 
 /** The most references one bulk lookup takes (spec 8.1: product_ids of batch lookups, at most 100). */
@@ -49,7 +50,7 @@ export function bulkLookupRoutes(c: Container): FastifyPluginAsync {
           + 'in that order: the first form that finds a listing answers (docs/api.md, Bulk lookup). Every resolved reference gets an item naming '
           + 'its input and the form it matched as; the others are listed in `unresolved`. A repeated reference is answered once.',
         body: BulkLookupBody,
-        response: { 200: BulkLookupResponse },
+        response: responses(BulkLookupResponse),
       },
     }, async (req, reply) => {
       const inputs = [...new Set(req.body.ids)];
@@ -59,12 +60,12 @@ export function bulkLookupRoutes(c: Container): FastifyPluginAsync {
       const hits = inputs.flatMap((input, i) => (resolved[i] ? [{ input, r: resolved[i] as Resolved }] : []));
       // The B record shows no group sizes: the views skip reading them.
       const views = c.views.with(hits.map((h) => h.r.listing), new Map(), req.body.currency);
-      return {
-        items: hits.map((h, i) => ({ input: h.input, matched_as: h.r.form, product: presentRecord(views[i]) })),
+      return recordsAnswer(reply, {
+        items: [],
         unresolved: inputs.filter((_, i) => !resolved[i]),
         total: hits.length,
         response_time_ms: Math.max(0, Math.round(reply.elapsedTime)),
-      };
+      }, 'items', hits.map((h, i) => ({ input: h.input, matched_as: h.r.form, product: presentRecord(views[i]) })), Item);
     });
   };
 }

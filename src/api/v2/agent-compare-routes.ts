@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import { pickFields, presentAgentRecord, presentBulkSummary, presentMatrix } from './agent-present.js';
-import { BatchLookupResponse, BulkCompareResponse, CompareMatrixResponse } from './agent-responses.js';
+import { recordsAnswer } from '../record-bytes.js';
+import { AgentRecord, BatchLookupResponse, BulkCompareResponse, CompareMatrixResponse, PartialAgentRecord } from './agent-responses.js';
 import { BatchLookupBody, BulkCompareBody, CompareMatrixBody } from './agent-schemas.js';
 import { NotFound, responses } from './responses.js';
 
@@ -31,14 +32,13 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
         summary: 'Up to 50 products side by side, cheapest first, with the cheapest, best rated and best value',
         body: BulkCompareBody, response: responses(BulkCompareResponse),
       },
-    }, async (req) => {
+    }, async (req, reply) => {
       const b = req.body;
       const r = await c.agents.bulk(b.product_ids, b.target_currency);
       const all = { availability: true, competitors: true, insights: true };
-      return {
-        results: r.items.map((item) => pickFields(presentAgentRecord(item, all), b.include_fields)),
-        total_products: r.items.length, comparison_summary: presentBulkSummary(r.highlights, r.bestValue), not_found: r.notFound,
-      };
+      return recordsAnswer(reply, {
+        results: [], total_products: r.items.length, comparison_summary: presentBulkSummary(r.highlights, r.bestValue), not_found: r.notFound,
+      }, 'results', r.items.map((item) => pickFields(presentAgentRecord(item, all), b.include_fields)), PartialAgentRecord);
     });
 
     app.post('/v2/agents/batch-lookup', {
@@ -47,14 +47,13 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
         summary: 'Up to 100 products by id as agent records; one error per id not found',
         body: BatchLookupBody, response: responses(BatchLookupResponse),
       },
-    }, async (req) => {
+    }, async (req, reply) => {
       const b = req.body;
       const r = await c.agents.lookup(b.product_ids, b.target_currency, b.include_price_history);
-      return {
-        results: r.items.map((item) => presentAgentRecord(item, { metadata: b.include_metadata, affiliate: b.affiliate_links })),
-        total: r.items.length, has_more: false,
+      return recordsAnswer(reply, {
+        results: [], total: r.items.length, has_more: false,
         errors: r.notFound.map((id) => ({ product_id: id, code: 'NOT_FOUND', message: `Product ${id} not found.` })),
-      };
+      }, 'results', r.items.map((item) => presentAgentRecord(item, { metadata: b.include_metadata, affiliate: b.affiliate_links })), AgentRecord);
     });
   };
 }

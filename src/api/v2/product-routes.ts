@@ -4,10 +4,10 @@ import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import type { ListingFilter, SortKey } from '../../store/types.js';
 import { clean, countriesOf, modifiedSinceOf, priceBounds } from '../params.js';
-import { RecordBytes } from '../record-bytes.js';
+import { RecordBytes, recordsAnswer } from '../record-bytes.js';
 import { presentBatchRecord, presentDetailRecord, presentListRecord } from './present.js';
 import { countriesOfRegion, detectRegion, type V2Region } from './region.js';
-import { BatchDetailsResponse, DetailRecord, ListRecord, ProductsResponse, SearchResponse, responses } from './responses.js';
+import { BatchDetailsResponse, BatchRecord, DetailRecord, ListRecord, ProductsResponse, SearchResponse, responses } from './responses.js';
 import { BatchDetailsBody, DetailQuery, IdParam, ProductsQuery, SearchQuery } from './schemas.js';
 
 /** The markets a V2 request asks for: `country` wins, else `region` (auto: from the headers; undetected: every market). */
@@ -56,15 +56,13 @@ export function productRoutes(c: Container): FastifyPluginAsync {
         summary: 'Up to 100 products by id; one error per id not found (cached 60 s, keyed on the body)', body: BatchDetailsBody,
         response: responses(BatchDetailsResponse),
       },
-    }, async (req) => {
+    }, async (req, reply) => {
       const b = req.body;
       const ids = [...new Set(b.product_ids)];
       const found = new Map((await c.catalog.getMany(ids)).map((l) => [l.id, l]));
       const views = await c.views.of(ids.map((id) => found.get(id)).filter((l) => l !== undefined), { currency: b.target_currency });
-      return {
-        results: views.map((v) => presentBatchRecord(v, { metadata: b.include_metadata })),
-        errors: ids.filter((id) => !found.has(id)).map((id) => ({ product_id: id, code: 'NOT_FOUND', message: `Product ${id} not found.` })),
-      };
+      const errors = ids.filter((id) => !found.has(id)).map((id) => ({ product_id: id, code: 'NOT_FOUND', message: `Product ${id} not found.` }));
+      return recordsAnswer(reply, { results: [], errors }, 'results', views.map((v) => presentBatchRecord(v, { metadata: b.include_metadata })), BatchRecord);
     });
 
     app.get('/v2/search', {
