@@ -28,7 +28,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { cpuMicros, cpuSplit, freePort, pinned, pinSelf, rssPeakMb } from './processes.js';
+import { cpuMicros, cpuSplit, freePort, ONE_CPU_SERVE_FLAGS, pinned, pinSelf, rssPeakMb, servingPid } from './processes.js';
 import { generateDemoRecords } from '../src/demo/generate.js';
 import { parsePostgresUrl } from '../src/store/postgres/index.js';
 import { queryMix } from './query-mix.js';
@@ -337,7 +337,8 @@ async function postgresRanked(env: NodeJS.ProcessEnv, tiers: string, cpus: strin
 
 /** A bench script serving HTTP in its own process (pinned to `cpus` where given), once it has printed its port. */
 async function startScript(script: string, cpus: string | undefined, env: NodeJS.ProcessEnv = process.env) {
-  const [cmd, argv] = pinned(cpus, process.execPath, ['--import', 'tsx', join(root, 'bench', script)]);
+  // Pinned (one CPU), with the GC flags `catalog serve` takes there: the ceiling runs as the service does.
+  const [cmd, argv] = pinned(cpus, process.execPath, [...(cpus ? ONE_CPU_SERVE_FLAGS : []), '--import', 'tsx', join(root, 'bench', script)]);
   const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
   const url = `http://127.0.0.1:${port}`;
@@ -361,7 +362,6 @@ async function startServer(env: NodeJS.ProcessEnv, port: number, cpus: string | 
   const [serve, serveArgs] = pinned(cpus, process.execPath, [join(root, 'bin', 'catalog.js'), 'serve']);
   const server: ChildProcess = spawn(serve, serveArgs, { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
-  servedBy.set(base, server.pid!);
   const start = Date.now();
   for (let i = 0; i < 3000; i++) {
     try {
@@ -370,6 +370,7 @@ async function startServer(env: NodeJS.ProcessEnv, port: number, cpus: string | 
     } catch { /* starting */ }
     await new Promise((r) => setTimeout(r, 200));
   }
+  servedBy.set(base, servingPid(server.pid!));
   return { server, base, readySecs: (Date.now() - start) / 1000 };
 }
 
@@ -391,7 +392,7 @@ async function main() {
   const { skus, titles } = sample;
   const split = cpuSplit();
   if (split) pinSelf(split.load);
-  console.log(split ? `pinned: service and ceiling on CPU ${split.service}, load generator on CPU ${split.load}`
+  console.log(split ? `pinned: service and ceiling on CPU ${split.service} (so with ${ONE_CPU_SERVE_FLAGS.join(' ')}, as catalog serve runs on one CPU), load generator on CPU ${split.load}`
     : 'NOT pinned (one CPU or no taskset): the service, the ceiling and the load generator share the CPUs');
   const why = args.loadgen === 'autocannon' ? 'as asked' : 'wrk is not installed';
   console.log(`load generator: ${LOAD_GENERATOR}${WRK ? '' : ` (${why}: autocannon's reading of large answers limits their rows)`}`);
@@ -499,7 +500,7 @@ async function main() {
   all.push(...await batch('V2 agents compare-matrix (50 ids)', base, '/v2/agents/compare-matrix', headers, (i) => ({ product_ids: idWindow(i, 50) })));
   bare.stop();
   const results = all.filter((r) => r !== null);
-  const rss = rssPeakMb(server.pid!);
+  const rss = rssPeakMb(servedBy.get(base)!);
   await stopServer(server);
   // A bulk load reports when its listings were stored and served, before it matched them.
   const stored = /stored in ([\d.]+) s/.exec(imported);
