@@ -12,7 +12,8 @@
  * KB) JSON, and the listing page against bare Fastify sending its same 26 KB, kept; B and V2 search
  * with their answers cached (a few dozen queries, cached 60 s) and uncached; and each latency
  * target alone on one connection. Where the machine has two CPUs and taskset, the service and the
- * ceiling run on one, the load generator on the other. Writes the results as JSON to bench/out.
+ * ceiling run on one (with the GC flag `catalog serve` takes there), the load generator on the
+ * other. Writes the results as JSON to bench/out.
  * Prints req/s, p50, p99, ratio to the ceiling, import lines/s and the server's peak RSS. Then, on
  * stores of their own, the chart benchmark, event streams (bench/streams.ts: commit-to-client
  * latency) and webhook deliveries (bench/webhooks.ts: signed deliveries per second), whose figures
