@@ -77,18 +77,6 @@ export function pinSelf(cpus: string): void {
   spawnSync('taskset', ['-a', '-cp', cpus, String(process.pid)], { stdio: 'ignore' });
 }
 
-/**
- * The process that serves what `pid` started: `catalog serve` confined to one CPU serves from a
- * child with its own V8 flags (bin/catalog.js), and its CPU time and memory are the child's.
- */
-export function servingPid(pid: number): number {
-  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
-  return children.length === 1 ? children[0] : pid;
-}
-
-/** The V8 flags `catalog serve` takes on one CPU (bin/catalog.js), for a ceiling measured as the service runs. */
-export const ONE_CPU_SERVE_FLAGS = ['--single-threaded-gc'];
-
 /** `command args` run on `cpus` when given (taskset execs it: the child's pid is the command's). */
 export function pinned(cpus: string | undefined, command: string, args: string[]): [string, string[]] {
   return cpus ? ['taskset', ['-c', cpus, command, ...args]] : [command, args];

@@ -12,8 +12,7 @@
  * KB) JSON, and the listing page against bare Fastify sending its same 26 KB, kept; B and V2 search
  * with their answers cached (a few dozen queries, cached 60 s) and uncached; and each latency
  * target alone on one connection. Where the machine has two CPUs and taskset, the service and the
- * ceiling run on one (with the GC flag `catalog serve` takes there), the load generator on the
- * other. Writes the results as JSON to bench/out.
+ * ceiling run on one, the load generator on the other. Writes the results as JSON to bench/out.
  * Prints req/s, p50, p99, ratio to the ceiling, import lines/s and the server's peak RSS. Then, on
  * stores of their own, the chart benchmark, event streams (bench/streams.ts: commit-to-client
  * latency) and webhook deliveries (bench/webhooks.ts: signed deliveries per second), whose figures
@@ -29,7 +28,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { cpuMicros, cpuSplit, freePort, ONE_CPU_SERVE_FLAGS, pinned, pinSelf, rssPeakMb, servingPid } from './processes.js';
+import { cpuMicros, cpuSplit, freePort, pinned, pinSelf, rssPeakMb } from './processes.js';
 import { generateDemoRecords } from '../src/demo/generate.js';
 import { parsePostgresUrl } from '../src/store/postgres/index.js';
 import { queryMix } from './query-mix.js';
@@ -338,8 +337,7 @@ async function postgresRanked(env: NodeJS.ProcessEnv, tiers: string, cpus: strin
 
 /** A bench script serving HTTP in its own process (pinned to `cpus` where given), once it has printed its port. */
 async function startScript(script: string, cpus: string | undefined, env: NodeJS.ProcessEnv = process.env) {
-  // Pinned (one CPU), with the GC flags `catalog serve` takes there: the ceiling runs as the service does.
-  const [cmd, argv] = pinned(cpus, process.execPath, [...(cpus ? ONE_CPU_SERVE_FLAGS : []), '--import', 'tsx', join(root, 'bench', script)]);
+  const [cmd, argv] = pinned(cpus, process.execPath, ['--import', 'tsx', join(root, 'bench', script)]);
   const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
   const url = `http://127.0.0.1:${port}`;
@@ -363,6 +361,7 @@ async function startServer(env: NodeJS.ProcessEnv, port: number, cpus: string | 
   const [serve, serveArgs] = pinned(cpus, process.execPath, [join(root, 'bin', 'catalog.js'), 'serve']);
   const server: ChildProcess = spawn(serve, serveArgs, { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
+  servedBy.set(base, server.pid!);
   const start = Date.now();
   for (let i = 0; i < 3000; i++) {
     try {
@@ -371,7 +370,6 @@ async function startServer(env: NodeJS.ProcessEnv, port: number, cpus: string | 
     } catch { /* starting */ }
     await new Promise((r) => setTimeout(r, 200));
   }
-  servedBy.set(base, servingPid(server.pid!));
   return { server, base, readySecs: (Date.now() - start) / 1000 };
 }
 
@@ -393,7 +391,7 @@ async function main() {
   const { skus, titles } = sample;
   const split = cpuSplit();
   if (split) pinSelf(split.load);
-  console.log(split ? `pinned: service and ceiling on CPU ${split.service} (so with ${ONE_CPU_SERVE_FLAGS.join(' ')}, as catalog serve runs on one CPU), load generator on CPU ${split.load}`
+  console.log(split ? `pinned: service and ceiling on CPU ${split.service}, load generator on CPU ${split.load}`
     : 'NOT pinned (one CPU or no taskset): the service, the ceiling and the load generator share the CPUs');
   const why = args.loadgen === 'autocannon' ? 'as asked' : 'wrk is not installed';
   console.log(`load generator: ${LOAD_GENERATOR}${WRK ? '' : ` (${why}: autocannon's reading of large answers limits their rows)`}`);
@@ -501,7 +499,7 @@ async function main() {
   all.push(...await batch('V2 agents compare-matrix (50 ids)', base, '/v2/agents/compare-matrix', headers, (i) => ({ product_ids: idWindow(i, 50) })));
   bare.stop();
   const results = all.filter((r) => r !== null);
-  const rss = rssPeakMb(servedBy.get(base)!);
+  const rss = rssPeakMb(server.pid!);
   await stopServer(server);
   // A bulk load reports when its listings were stored and served, before it matched them.
   const stored = /stored in ([\d.]+) s/.exec(imported);

@@ -2,7 +2,7 @@
 // The `catalog` command. Runs the compiled CLI; `npm ci` builds it through the prepare script.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { availableParallelism, constants, totalmem } from 'node:os';
+import { constants, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -25,15 +25,8 @@ const heapFlag = () => {
   const halfMb = Math.floor(totalmem() / 2 ** 21);
   return given.some((a) => a.startsWith('--max-old-space-size')) || halfMb <= 4096 ? [] : [`--max-old-space-size=${halfMb}`];
 };
-// `serve` confined to one CPU (taskset, a one-CPU container) runs in a child with GC on the main
-// thread: there V8's GC helper threads cannot run beside it, only preempt the requests, which
-// doubled search's p99 under load (bench/RESULTS.md, "GC on the main thread"). With more CPUs the
-// helpers run in parallel and the server starts as it is.
-const serveFlags = () => (availableParallelism() === 1 ? ['--single-threaded-gc'] : []);
-const respawn = process.argv[2] === 'import' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size')) ? [...GC_FLAGS, ...heapFlag()]
-  : process.argv[2] === 'serve' && !process.execArgv.includes('--single-threaded-gc') ? serveFlags() : [];
-if (respawn.length > 0) {
-  const child = spawn(process.execPath, [...process.execArgv, ...respawn, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+if (process.argv[2] === 'import' && !process.execArgv.some((a) => a.startsWith('--max-semi-space-size'))) {
+  const child = spawn(process.execPath, [...process.execArgv, ...GC_FLAGS, ...heapFlag(), fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: { ...process.env, CATALOG_WATCH_PARENT: '1' },
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,32 +128,6 @@ describe('signals (item 8)', () => {
     expect(JSON.parse(r.body)).toMatchObject({ inserted: 2 });
     expect(await exited(p)).toBe(0);
     expect(output()).toContain('draining in-flight requests');
-  }, 60_000);
-
-  it('`catalog serve` on one CPU serves from a child with GC on its main thread; signals reach it, kill -9 leaves no orphan', async () => {
-    const port = await freePort();
-    const { p, output } = serve({ DATABASE_URL: `sqlite:${join(dir, 'one-cpu.db')}`, PORT: String(port) }, ['-c', '0', process.execPath, bin, 'serve'], 'taskset');
-    await untilHealthy(`http://127.0.0.1:${port}`, []);
-    const [child] = childrenOf(p.pid!);
-    expect(childrenOf(p.pid!)).toHaveLength(1);
-    expect(readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0')).toContain('--single-threaded-gc');
-    p.kill('SIGTERM');
-    expect(await exited(p)).toBe(0);
-    expect(output()).toContain('draining in-flight requests');
-    expect(alive(child)).toBe(false);
-
-    // Started again on the same store, then the parent killed: the server goes with it.
-    const again = serve({ DATABASE_URL: `sqlite:${join(dir, 'one-cpu.db')}`, PORT: String(port) }, ['-c', '0', process.execPath, bin, 'serve'], 'taskset');
-    await untilHealthy(`http://127.0.0.1:${port}`, []);
-    const [server] = childrenOf(again.p.pid!);
-    again.p.kill('SIGKILL');
-    await until(() => !alive(server), 5000, 50);
-    expect(alive(server)).toBe(false);
-
-    // On two CPUs it serves in the process started, with V8's GC threads.
-    const two = serve({ DATABASE_URL: `sqlite:${join(dir, 'one-cpu.db')}`, PORT: String(port) }, ['-c', '0,1', process.execPath, bin, 'serve'], 'taskset');
-    await untilHealthy(`http://127.0.0.1:${port}`, []);
-    expect(childrenOf(two.p.pid!)).toEqual([]);
   }, 60_000);
 
   it('kill -9 of `catalog import` leaves no child running', async () => {
