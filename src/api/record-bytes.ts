@@ -7,6 +7,8 @@ import { answerIsTagged } from '../http/cache.js';
 import { TwoGenerationCache } from '../domain/id-caches.js';
 
 const COMMA = Buffer.from(',');
+/** What Fastify sends JSON as; a reply that is bytes, or has a serializer of its own, gets no Content-Type from it. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
 /** Pages kept per generation (up to two), and the largest kept: a search page of 20 is about 26 KB. */
 const PAGES = 128;
 const LARGEST_KEPT_PAGE = 64 * 1024;
@@ -47,7 +49,7 @@ export class RecordBytes {
     const serialize = reply.compileSerializationSchema(this.schema as never) as (record: unknown) => string;
     const records = views.map((v) => this.record(v, serialize));
     const tagged = answerIsTagged(reply.request, reply);
-    reply.type('application/json; charset=utf-8');
+    reply.type(JSON_TYPE);
     const known = extra ? undefined : this.pages.get(text);
     if (known && (known.tag !== null || !tagged) && sameRecords(known.records, records)) {
       if (tagged) reply.header('ETag', known.tag);
@@ -109,7 +111,7 @@ export function recordsAnswer(reply: FastifyReply, envelope: Record<string, unkn
     parts.push(Buffer.from(serialize(records[i])));
   }
   parts.push(Buffer.from(text.slice(split)));
-  reply.type('application/json; charset=utf-8');
+  reply.type(JSON_TYPE);
   return Buffer.concat(parts);
 }
 

@@ -6,6 +6,7 @@ import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import { invalidInput } from '../../http/request-error.js';
 import { clean, countriesOf, decodeCursor, encodeCursor, modifiedSinceOf, priceBounds } from '../params.js';
+import { JSON_TYPE } from '../record-bytes.js';
 import { CodedError } from '../error-schemas.js';
 import { Int, ModifiedSince, OneOf, Query, Str } from '../schema-kit.js';
 import { presentObservation, presentProduct, presentSkuDetail } from './present.js';
@@ -43,9 +44,6 @@ const HistoryQuery = Query({
 });
 
 const Ref = Type.Object({ ref: Str({ minLength: 1, maxLength: 200, description: 'integer product id, or SKU' }) });
-
-/** What Fastify sends JSON as; a reply with a serializer of its own gets no Content-Type from it. */
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function productRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
