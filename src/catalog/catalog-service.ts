@@ -12,6 +12,7 @@ import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, Pag
 import type { ListingView, ListingViews, Money } from './listing-views.js';
 import { READ_CACHE_MS, ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
+import { TopK } from './search-index/top-k.js';
 import { checkedPage } from './deal-checks.js';
 import type { DealCheck } from '../domain/honest-deal.js';
 import { StoreVocabulary } from './search-vocabulary.js';
@@ -234,7 +235,8 @@ export class CatalogService {
     if (category) tries.push({ text: category, filter: { categoryExact: category } });
     if (!tries.length) return [];
     const seen = new Set<number>();
-    const ranked: Array<{ id: number; score: number }> = [];
+    // The best `limit` by score, then the lower id: no object nor sort over every candidate.
+    const ranked = new TopK(limit, true);
     for (const { text, filter } of tries) {
       const list = await this.similarCandidates(text, filter);
       const mine = list.numbersOf(own);
@@ -243,12 +245,11 @@ export class CatalogService {
         if (list.groups[i] === listing.groupId || seen.has(id)) continue;
         seen.add(id);
         const brand = list.brands[i];
-        ranked.push({ id, score: list.similarity(i, mine) + (brand && brand === listing.brand ? 1 : 0) });
+        ranked.push(list.similarity(i, mine) + (brand && brand === listing.brand ? 1 : 0), id);
       }
-      if (ranked.length >= limit) break;
+      if (seen.size >= limit) break;
     }
-    ranked.sort((a, b) => b.score - a.score || a.id - b.id);
-    const ids = ranked.slice(0, limit).map((r) => r.id);
+    const ids = ranked.sorted();
     const byId = await this.listings.getMany(ids, async (missing) => new Map((await this.store.getMany(missing)).map((l) => [l.id, l])));
     return this.views.of(ids.map((id) => byId.get(id)).filter((l): l is Listing => l !== undefined));
   }
