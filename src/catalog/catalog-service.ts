@@ -10,7 +10,7 @@ import { titleWords } from '../domain/similarity.js';
 import { rankTrending, TRENDING_WINDOW_DAYS, type Trend } from '../domain/trending.js';
 import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, PageSort, SearchQuery, SearchResult } from '../store/types.js';
 import type { ListingView, ListingViews, Money } from './listing-views.js';
-import { READ_CACHE_MS, ReadCache } from './read-cache.js';
+import { ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
 import { TopK } from './search-index/top-k.js';
 import { checkedPage } from './deal-checks.js';
@@ -88,8 +88,8 @@ export class CatalogService {
   private readonly trendingCache = new Map<string, { at: number; ranked: Trend[] }>();
   private readonly brandCache = new Map<string, { at: number; brands: Promise<BrandEntry[]> }>();
   private readonly listings: ReadCache<Listing>;
-  /** The candidates of a brand or category (`similar`), as read: every listing of one shares them. */
   private readonly storeVocabulary: StoreVocabulary;
+  /** The candidates of a brand or category (`similar`), as read: every listing of one shares them. */
   private similarLists = new SimilarLists(SIMILAR_LISTS);
 
   constructor(
@@ -256,21 +256,22 @@ export class CatalogService {
 
   /**
    * The newest SIMILAR_CANDIDATES listings of a brand or category with the words of their titles,
-   * remembered until the catalog changes (and READ_CACHE_MS at most): the listings of one brand
-   * and category all rank the same candidates, which cost a read of every candidate's row.
+   * remembered until the catalog changes: the listings of one brand and category all rank the same
+   * candidates, which cost a read of every candidate's row. Unlike the read caches, no time bounds
+   * them: a list holds ids, groups, brands and titles, which only changes that clear it move (a
+   * re-import that changes nothing moves only last_checked_at).
    */
   private async similarCandidates(text: string, filter: ListingFilter): Promise<CandidateList> {
     const key = JSON.stringify([text, filter]);
-    const at = this.now().getTime();
     const hit = this.similarLists.get(key);
-    if (hit && at - hit.at < READ_CACHE_MS) return hit.list;
+    if (hit) return hit;
     const lists = this.similarLists;
     const q: SearchQuery = { text, filter, sort: 'newest', limit: SIMILAR_CANDIDATES, offset: 0 };
     // From the index, only the columns ranked are read: a whole row per candidate cost most of a cold pair.
     const indexed = await this.index?.search(q);
     const found = indexed ? await this.store.titles(indexed.ids) : (await this.store.search(q)).listings;
     // A list read across a catalog change (invalidate replaced the cache) is not remembered.
-    return lists === this.similarLists ? lists.add(key, at, found) : SimilarLists.single(found);
+    return lists === this.similarLists ? lists.add(key, found) : SimilarLists.single(found);
   }
 
   /**

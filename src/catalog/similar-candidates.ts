@@ -71,20 +71,20 @@ export class CandidateList {
 
 /** Candidate lists by key, in two generations; `numbering` is shared by the lists it holds. */
 export class SimilarLists {
-  private readonly lists: TwoGenerationCache<string, { at: number; list: CandidateList }>;
+  private readonly lists: TwoGenerationCache<string, CandidateList>;
   private readonly numbering = new WordNumbers();
 
   constructor(generation: number) {
     this.lists = new TwoGenerationCache(generation);
   }
 
-  get(key: string): { at: number; list: CandidateList } | undefined {
+  get(key: string): CandidateList | undefined {
     return this.lists.get(key);
   }
 
-  add(key: string, at: number, rows: CandidateRow[]): CandidateList {
+  add(key: string, rows: CandidateRow[]): CandidateList {
     const list = CandidateList.of(rows, this.numbering);
-    this.lists.set(key, { at, list });
+    this.lists.set(key, list);
     return list;
   }
 

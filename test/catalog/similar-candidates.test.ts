@@ -18,8 +18,8 @@ describe('candidate lists of similar products (catalog/similar-candidates.ts)', 
     const lists = new SimilarLists(10);
     for (let round = 0; round < 5; round++) {
       const rows = Array.from({ length: 40 }, (_, i) => ({ id: round * 100 + i, groupId: i % 7, brand: i % 3 ? 'Samsung' : null, title: title() }));
-      const list = lists.add(`k${round}`, 0, rows);
-      expect(lists.get(`k${round}`)?.list).toBe(list);
+      const list = lists.add(`k${round}`, rows);
+      expect(lists.get(`k${round}`)).toBe(list);
       for (let q = 0; q < 20; q++) {
         // Words no candidate holds ('unheard') count in the title's size and are never shared.
         const own = titleWords(`${title()} ${q % 2 ? 'unheard' : ''}`);

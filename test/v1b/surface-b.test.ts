@@ -281,4 +281,34 @@ describe('similar after the catalog changes', () => {
     expect((await titles())[0]).toBe('Samsung Galaxy A56 5G 8GB 256GB Awesome Graphite');
     await fresh.close();
   });
+
+  it('keeps its candidates while nothing changes, however long: a re-check alone reads none again', async () => {
+    const fresh = await makeHarness();
+    const a35 = rec({ source: 'lazada_sg', sku: 'SG-A35', title: 'Samsung Galaxy A35 5G 8GB 128GB Awesome Lilac', price: '399.00' });
+    await fresh.ingest([...CATALOG, a35]);
+    const key = (await fresh.key('pro')).headers;
+    const [a55] = (await fresh.c.catalog.findBySku('SG-A55')).filter((l) => l.source === 'shopee_sg');
+    // Candidates are read through the index (titles) or, without it, by the store's search: both counted.
+    const store = fresh.c.store.catalog;
+    let reads = 0;
+    const titlesOf = store.titles.bind(store);
+    const searchOf = store.search.bind(store);
+    store.titles = async (ids) => { reads++; return titlesOf(ids); };
+    store.search = async (q) => { reads++; return searchOf(q); };
+    const similar = async () => (await fresh.app.inject({ url: `/v1/products/${a55.uuid}/similar`, headers: key })).json().data as Array<{ id: string }>;
+    const first = await similar();
+    expect(first.length).toBeGreaterThan(0);
+    const read = reads;
+    expect(read).toBeGreaterThan(0);
+    // An hour on, and the same lines imported again (only last_checked_at moves): the same answer, no list read again.
+    fresh.clock.advance(3_600_000);
+    await fresh.ingest([...CATALOG, a35]);
+    expect(await similar()).toEqual(first);
+    expect(reads).toBe(read);
+    // A change does clear them.
+    await fresh.ingest([rec({ source: 'lazada_sg', sku: 'SG-A56', title: 'Samsung Galaxy A56 5G 8GB 256GB Awesome Graphite', price: '529.00' })]);
+    await similar();
+    expect(reads).toBeGreaterThan(read);
+    await fresh.close();
+  });
 });
