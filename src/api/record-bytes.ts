@@ -100,11 +100,11 @@ export class RecordBytes {
  * keeps (the batch lookups). The serializer builds its text by appending thousands of small
  * pieces, and counting and encoding that text flattens it first, which cost several times the
  * serializing (bench/RESULTS.md, "Large answers"): a record at a time, each text stays small.
- * `schema` is a record's response schema.
+ * A record is serialized by the items schema of `field` in the route's own 200 schema.
  */
-export function recordsAnswer(reply: FastifyReply, envelope: Record<string, unknown>, field: string, records: readonly unknown[], schema: TSchema): Buffer {
+export function recordsAnswer(reply: FastifyReply, envelope: Record<string, unknown>, field: string, records: readonly unknown[]): Buffer {
   const { text, split } = serializedEnvelope(reply, envelope, field);
-  const serialize = reply.compileSerializationSchema(schema as never) as (record: unknown) => string;
+  const serialize = reply.compileSerializationSchema(recordSchema(reply, field) as never) as (record: unknown) => string;
   const parts: Buffer[] = [Buffer.from(text.slice(0, split))];
   for (let i = 0; i < records.length; i++) {
     if (i > 0) parts.push(COMMA);
@@ -113,6 +113,15 @@ export function recordsAnswer(reply: FastifyReply, envelope: Record<string, unkn
   parts.push(Buffer.from(text.slice(split)));
   reply.type(JSON_TYPE);
   return Buffer.concat(parts);
+}
+
+/** The items schema of the array member `field` in the route's 200 response schema. */
+function recordSchema(reply: FastifyReply, field: string): TSchema {
+  type Shape = { properties?: Record<string, { items?: TSchema }> };
+  const ok = (reply.request.routeOptions.schema?.response as Record<number, Shape> | undefined)?.[200];
+  const items = ok?.properties?.[field]?.items;
+  if (!items) throw new Error(`no array member ${field} in the route's 200 schema`);
+  return items;
 }
 
 /** The envelope as the route's serializer writes it, and where its empty array member `field` opens. */

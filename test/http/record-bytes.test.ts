@@ -199,10 +199,9 @@ describe('recordsAnswer (the batch lookups)', () => {
         records: views.map((v) => ({ input: v.listing.sku, matched_as: 'sku', product: presentBRecord(v) })) },
     ];
     for (const shape of shapes) {
-      const record = (shape.schema as { properties: Record<string, { items: TSchema }> }).properties[shape.field].items;
-      const app = Fastify();
+            const app = Fastify();
       app.get('/spliced', { schema: { response: { 200: shape.schema } } }, async (_req, reply) =>
-        recordsAnswer(reply, { ...shape.envelope, [shape.field]: [] }, shape.field, shape.records, record));
+        recordsAnswer(reply, { ...shape.envelope, [shape.field]: [] }, shape.field, shape.records));
       app.get('/serialized', { schema: { response: { 200: shape.schema } } }, async () => ({ ...shape.envelope, [shape.field]: shape.records }));
       await app.ready();
       const [a, b] = [await app.inject('/spliced'), await app.inject('/serialized')];

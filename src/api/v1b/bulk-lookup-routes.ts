@@ -65,7 +65,7 @@ export function bulkLookupRoutes(c: Container): FastifyPluginAsync {
         unresolved: inputs.filter((_, i) => !resolved[i]),
         total: hits.length,
         response_time_ms: Math.max(0, Math.round(reply.elapsedTime)),
-      }, 'items', hits.map((h, i) => ({ input: h.input, matched_as: h.r.form, product: presentRecord(views[i]) })), Item);
+      }, 'items', hits.map((h, i) => ({ input: h.input, matched_as: h.r.form, product: presentRecord(views[i]) })));
     });
   };
 }

@@ -4,7 +4,7 @@ import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import { recordsAnswer } from '../record-bytes.js';
 import { pickFields, presentAgentRecord, presentBulkSummary, presentMatrix } from './agent-present.js';
-import { AgentRecord, BatchLookupResponse, BulkCompareResponse, CompareMatrixResponse, PartialAgentRecord } from './agent-responses.js';
+import { BatchLookupResponse, BulkCompareResponse, CompareMatrixResponse } from './agent-responses.js';
 import { BatchLookupBody, BulkCompareBody, CompareMatrixBody } from './agent-schemas.js';
 import { NotFound, responses } from './responses.js';
 
@@ -38,7 +38,7 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
       const all = { availability: true, competitors: true, insights: true };
       return recordsAnswer(reply, {
         results: [], total_products: r.items.length, comparison_summary: presentBulkSummary(r.highlights, r.bestValue), not_found: r.notFound,
-      }, 'results', r.items.map((item) => pickFields(presentAgentRecord(item, all), b.include_fields)), PartialAgentRecord);
+      }, 'results', r.items.map((item) => pickFields(presentAgentRecord(item, all), b.include_fields)));
     });
 
     app.post('/v2/agents/batch-lookup', {
@@ -53,7 +53,7 @@ export function agentCompareRoutes(c: Container): FastifyPluginAsync {
       return recordsAnswer(reply, {
         results: [], total: r.items.length, has_more: false,
         errors: r.notFound.map((id) => ({ product_id: id, code: 'NOT_FOUND', message: `Product ${id} not found.` })),
-      }, 'results', r.items.map((item) => presentAgentRecord(item, { metadata: b.include_metadata, affiliate: b.affiliate_links })), AgentRecord);
+      }, 'results', r.items.map((item) => presentAgentRecord(item, { metadata: b.include_metadata, affiliate: b.affiliate_links })));
     });
   };
 }

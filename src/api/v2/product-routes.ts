@@ -7,7 +7,7 @@ import { clean, countriesOf, modifiedSinceOf, priceBounds } from '../params.js';
 import { RecordBytes, recordsAnswer } from '../record-bytes.js';
 import { presentBatchRecord, presentDetailRecord, presentListRecord } from './present.js';
 import { countriesOfRegion, detectRegion, type V2Region } from './region.js';
-import { BatchDetailsResponse, BatchRecord, DetailRecord, ListRecord, ProductsResponse, SearchResponse, responses } from './responses.js';
+import { BatchDetailsResponse, DetailRecord, ListRecord, ProductsResponse, SearchResponse, responses } from './responses.js';
 import { BatchDetailsBody, DetailQuery, IdParam, ProductsQuery, SearchQuery } from './schemas.js';
 
 /** The markets a V2 request asks for: `country` wins, else `region` (auto: from the headers; undetected: every market). */
@@ -62,7 +62,7 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       const found = new Map((await c.catalog.getMany(ids)).map((l) => [l.id, l]));
       const views = await c.views.of(ids.map((id) => found.get(id)).filter((l) => l !== undefined), { currency: b.target_currency });
       const errors = ids.filter((id) => !found.has(id)).map((id) => ({ product_id: id, code: 'NOT_FOUND', message: `Product ${id} not found.` }));
-      return recordsAnswer(reply, { results: [], errors }, 'results', views.map((v) => presentBatchRecord(v, { metadata: b.include_metadata })), BatchRecord);
+      return recordsAnswer(reply, { results: [], errors }, 'results', views.map((v) => presentBatchRecord(v, { metadata: b.include_metadata })));
     });
 
     app.get('/v2/search', {
