@@ -18,6 +18,7 @@ import type { DealCheck } from '../domain/honest-deal.js';
 import { StoreVocabulary } from './search-vocabulary.js';
 import { forgivingPage } from './forgiving-search.js';
 import { SimilarLists, type CandidateList } from './similar-candidates.js';
+import { withFields } from '../domain/with-fields.js';
 
 export interface CategoryNode { name: string; slug: string; path: string[]; count: number; children: CategoryNode[] }
 
@@ -108,10 +109,10 @@ export class CatalogService {
     let atHead = false;
     if (q.text && !q.terms && !opts.exact) {
       const forgiving = await this.forgivingForm(q.text);
-      q = { ...q, terms: forgiving.terms };
+      q = withFields(q, { terms: forgiving.terms });
       atHead = forgiving.atHead;
     }
-    const r = await this.find(q.text && q.sort === 'relevance' && !asksForAccessory(q.text) ? { ...q, productsFirst: true } : q, atHead);
+    const r = await this.find(q.text && q.sort === 'relevance' && !asksForAccessory(q.text) ? withFields(q, { productsFirst: true }) : q, atHead);
     const page: SearchPage = { items: await this.views.of(r.listings, { currency: opts.currency }), total: r.total, facets: r.facets };
     if (opts.highlight && q.text) page.highlights = Object.fromEntries(r.listings.map((l) => [l.id, highlightTitle(l.title, q.text!)]));
     return page;

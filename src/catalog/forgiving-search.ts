@@ -1,4 +1,5 @@
 import type { TermGroup } from '../domain/search-text.js';
+import { withFields } from '../domain/with-fields.js';
 import type { Facets, FilterFacets, SearchQuery } from '../store/types.js';
 
 export interface EnginePage<T> { items: T[]; total: number; facets?: Facets; filterFacets?: FilterFacets }
@@ -11,9 +12,9 @@ export interface EnginePage<T> { items: T[]; total: number; facets?: Facets; fil
  */
 export async function forgivingPage<T>(q: SearchQuery & { terms: TermGroup[] }, run: (q: SearchQuery) => Promise<EnginePage<T>>): Promise<EnginePage<T>> {
   const want = q.offset + q.limit;
-  const exact = await run({ ...q, terms: q.terms.map((g) => ({ exact: g.exact, near: [] })), offset: 0, limit: want, facets: undefined, filterFacets: undefined });
+  const exact = await run(withFields(q, { terms: q.terms.map((g) => ({ exact: g.exact, near: [] })), offset: 0, limit: want, facets: undefined, filterFacets: undefined }));
   const filled = exact.items.length >= want;
-  const rest = filled ? null : await run({ ...q, exceptExact: true, offset: 0, limit: want - exact.items.length, facets: undefined, filterFacets: undefined });
+  const rest = filled ? null : await run(withFields(q, { exceptExact: true, offset: 0, limit: want - exact.items.length, facets: undefined, filterFacets: undefined }));
   // Every match counted in one more pass only when the two pages do not give the total, or facets are asked.
   const all = filled || q.facets || q.filterFacets ? await run({ ...q, offset: 0, limit: 0 }) : null;
   return {
