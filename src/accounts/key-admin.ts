@@ -5,6 +5,7 @@ import type { KeyEvents } from './key-events.js';
 import { systemClock, type Clock } from './keys.js';
 import { tierRank } from '../domain/tier.js';
 import { billingCycleEnd } from './tiers.js';
+import { withFields } from '../domain/with-fields.js';
 
 export type RotateResult = { ok: true; apiKey: string; record: ApiKeyRecord } | { ok: false; reason: 'revoked' };
 export type TierChange =
@@ -54,11 +55,11 @@ export class KeyAdmin {
       const patch = { tier, pendingTier: null, pendingTierAt: null };
       await this.keys.update(key.id, patch);
       this.events.emitChanged(key.id);
-      return { ok: true, key: { ...key, ...patch }, effective: 'now', at: now.toISOString() };
+      return { ok: true, key: withFields(key, patch), effective: 'now', at: now.toISOString() };
     }
     const at = billingCycleEnd(now).toISOString();
     await this.keys.update(key.id, { pendingTier: tier, pendingTierAt: at });
     this.events.emitChanged(key.id);
-    return { ok: true, key: { ...key, pendingTier: tier, pendingTierAt: at }, effective: 'cycle_end', at };
+    return { ok: true, key: withFields(key, { pendingTier: tier, pendingTierAt: at }), effective: 'cycle_end', at };
   }
 }

@@ -3,6 +3,7 @@ import type { ApiKeyRecord, KeyStore } from '../store/types.js';
 import { generateApiKey, hashSecret, keyPrefix, looksLikeApiKey } from './api-key.js';
 import { FreshRead, KeyCache } from './key-cache.js';
 import type { KeyEvents } from './key-events.js';
+import { withFields } from '../domain/with-fields.js';
 
 export type KeyCheck =
   | { ok: true; key: ApiKeyRecord }
@@ -133,7 +134,7 @@ export class KeyService {
   /** A downgrade waits for the end of the billing cycle; it is applied the first time the key is seen after. */
   private async applyDueTierChange(key: ApiKeyRecord): Promise<ApiKeyRecord> {
     if (!key.pendingTier || !key.pendingTierAt || key.pendingTierAt > this.clock.now().toISOString()) return key;
-    const next = { ...key, tier: key.pendingTier, pendingTier: null, pendingTierAt: null };
+    const next = withFields(key, { tier: key.pendingTier, pendingTier: null, pendingTierAt: null });
     await this.keys.update(key.id, { tier: next.tier, pendingTier: null, pendingTierAt: null });
     return next;
   }

@@ -4,6 +4,7 @@ import type { Clock } from './keys.js';
 import type { KeyService } from './keys.js';
 import type { Mailer } from './mailer.js';
 import type { QuotaService, WindowState } from './quota.js';
+import { withFields } from '../domain/with-fields.js';
 
 export const VERIFICATION_TTL_SECONDS = 24 * 3600;
 const VERIFY_PREFIX = 'cv_';
@@ -65,6 +66,6 @@ export class RegistrationService {
     const tier = key.tier === 'unverified' ? 'free' : key.tier;
     await this.keyStore.update(key.id, { tier, verified: true, email: rec.email });
     this.keys.forget();
-    return { ok: true, key: { ...key, tier, verified: true, email: rec.email } };
+    return { ok: true, key: withFields(key, { tier, verified: true, email: rec.email }) };
   }
 }

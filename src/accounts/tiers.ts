@@ -18,7 +18,7 @@ export function tierLimits(overrides: Readonly<Record<string, Partial<TierLimits
   const out = { ...DEFAULT_TIER_LIMITS };
   for (const [name, o] of Object.entries(overrides)) {
     if (!TIERS.includes(name as Tier)) throw new Error(`TIERS_FILE: unknown tier "${name}" (one of ${TIERS.join(', ')})`);
-    const merged = { ...out[name as Tier], ...o };
+    const merged = Object.assign({}, out[name as Tier], o);
     if (!Number.isInteger(merged.perMinute) || merged.perMinute < 1) throw new Error(`TIERS_FILE: ${name}.per_minute must be a positive integer`);
     if (merged.perDay !== null && (!Number.isInteger(merged.perDay) || merged.perDay < 1)) {
       throw new Error(`TIERS_FILE: ${name}.per_day must be a positive integer or null (unlimited)`);

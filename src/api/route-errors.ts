@@ -6,6 +6,7 @@ import { routeTagsAnswers } from '../http/cache.js';
 import { answersWhileStarting } from '../http/readiness.js';
 import type { Surface } from '../http/surface.js';
 import { ERROR_SCHEMAS } from './error-schemas.js';
+import { withFields } from '../domain/with-fields.js';
 
 /**
  * The error statuses a route can answer because of what it declares, in its surface's envelopes:
@@ -54,6 +55,6 @@ export function conditionalAnswers(route: Pick<RouteOptions, 'method' | 'config'
  */
 export function declareIdempotencyKey(schema: NonNullable<RouteOptions['schema']>, surface: Surface): void {
   const headers = (schema.headers ?? Type.Object({})) as ReturnType<typeof Type.Object>;
-  schema.headers = Type.Object({ ...headers.properties, [IDEMPOTENCY_HEADER]: Type.Optional(IdempotencyKeyHeader) });
+  schema.headers = Type.Object(withFields(headers.properties, { [IDEMPOTENCY_HEADER]: Type.Optional(IdempotencyKeyHeader) }));
   schema.response = { 409: ERROR_SCHEMAS[surface].coded, 422: ERROR_SCHEMAS[surface].validation, ...(schema.response as object | undefined) };
 }

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema, type TObject, type TProperties } from 'typebox';
+import { withFields } from '../domain/with-fields.js';
 
 /**
  * Building blocks of every route schema. Numbers always carry finite bounds (an Infinity or 1e400
@@ -36,7 +37,7 @@ export function Nullable<T extends TSchema>(schema: T) {
   const s = schema as unknown as { type?: string | string[]; enum?: unknown[] };
   const type = Array.isArray(s.type) ? s.type : [s.type ?? 'object'];
   // An enumeration takes null only when null is one of its values.
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [...type, 'null'], ...(s.enum ? { enum: [...s.enum, null] } : {}) });
+  return Type.Unsafe<Static<T> | null>(withFields(schema, { type: [...type, 'null'], ...(s.enum ? { enum: [...s.enum, null] } : {}) }));
 }
 
 /** Parameters a query may carry on every route: the key (spec 5.2) and any `_`-prefixed cache buster (spec 8.3). */

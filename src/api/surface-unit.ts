@@ -3,6 +3,7 @@ import type { Container } from '../container.js';
 import type { ErrorPresenter } from '../http/error-presenter.js';
 import type { Surface } from '../http/surface.js';
 import { conditionalAnswers, declareIdempotencyKey, standardErrors } from './route-errors.js';
+import { withFields } from '../domain/with-fields.js';
 
 /**
  * One front door of the API: its routes (each with its schemas and presenters), the envelope its
@@ -27,11 +28,11 @@ export async function registerSurface(app: FastifyInstance, unit: SurfaceUnit, c
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       const surface = route.config?.surface ?? unit.surface;
-      route.config = { ...route.config, surface };
+      route.config = withFields(route.config, { surface });
       if (!route.schema || route.schema.hide) return;
       if (route.config.idempotent) declareIdempotencyKey(route.schema, surface);
       route.schema.tags = route.schema.tags ?? [unit.tag.name];
-      route.schema.response = { ...standardErrors(route, surface), ...conditionalAnswers(route), ...(route.schema.response as object | undefined) };
+      route.schema.response = Object.assign({}, standardErrors(route, surface), conditionalAnswers(route), route.schema.response as object | undefined);
     });
     await scope.register(unit.routes(c));
   });

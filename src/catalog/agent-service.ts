@@ -7,6 +7,7 @@ import type { CatalogService } from './catalog-service.js';
 import { byShownPrice, type CompareService, type ViewHighlights } from './compare-service.js';
 import type { ListingView, ListingViews } from './listing-views.js';
 import type { SignalsService } from './signals-service.js';
+import { withFields } from '../domain/with-fields.js';
 
 /** One observed price, in the asked currency. */
 export interface PricePointView { price: string; currency: Currency; at: string }
@@ -73,9 +74,9 @@ export class AgentService {
       return this.page(r.items, r.total, q.currency, q.history);
     }
     const preferred = q.filter.sources ? q.filter.sources.filter((s) => q.preferred.includes(s)) : q.preferred;
-    const first = preferred.length ? await run({ ...q.filter, sources: preferred }, q.limit, q.offset) : { items: [], total: 0 };
+    const first = preferred.length ? await run(withFields(q.filter, { sources: preferred }), q.limit, q.offset) : { items: [], total: 0 };
     const rest = await run(
-      { ...q.filter, excludeSources: [...new Set([...(q.filter.excludeSources ?? []), ...preferred])] },
+      withFields(q.filter, { excludeSources: [...new Set([...(q.filter.excludeSources ?? []), ...preferred])] }),
       // a page that the preferred listings fill still needs the others' total: one listing read for it
       Math.max(1, q.limit - first.items.length), Math.max(0, q.offset - first.total),
     );
@@ -86,7 +87,7 @@ export class AgentService {
   async explore(filter: ListingFilter, limit: number, offset: number, seed: number, currency: Currency): Promise<AgentPage & { drawn: number }> {
     const r = await this.store.sample(filter, offset + limit, seed);
     const page = await this.page(await this.views.of(r.listings.slice(offset, offset + limit), { currency }), r.total, currency, false);
-    return { ...page, drawn: r.listings.length };
+    return withFields(page, { drawn: r.listings.length });
   }
 
   /**
@@ -97,10 +98,10 @@ export class AgentService {
     // As best-price (docs/ranking.md): a product's name is answered with products, not the cases
     // and chargers that are cheaper, unless it names an accessory or only accessories match.
     const query = { text, sort: 'price_asc' as const, limit, offset: 0 };
-    let r = asksForAccessory(text) ? null : await this.catalog.search({ ...query, filter: { ...filter, excludeAccessories: true } }, { currency });
-    if (!r || r.total === 0) r = await this.catalog.search({ ...query, filter }, { currency });
+    let r = asksForAccessory(text) ? null : await this.catalog.search(withFields(query, { filter: withFields(filter, { excludeAccessories: true }) }), { currency });
+    if (!r || r.total === 0) r = await this.catalog.search(withFields(query, { filter }), { currency });
     const views = [...r.items].sort(byShownPrice);
-    return { ...(await this.page(views, r.total, currency, false)), highlights: this.compare.viewHighlights(views) };
+    return withFields(await this.page(views, r.total, currency, false), { highlights: this.compare.viewHighlights(views) });
   }
 
   /** Listings by id in the order asked (each once); ids no listing has are listed. */
@@ -109,7 +110,7 @@ export class AgentService {
     const found = new Map((await this.catalog.getMany(unique)).map((l) => [l.id, l]));
     const listings = unique.map((id) => found.get(id)).filter((l): l is Listing => l !== undefined);
     const page = await this.page(await this.views.of(listings, { currency }), listings.length, currency, history);
-    return { ...page, notFound: unique.filter((id) => !found.has(id)) };
+    return withFields(page, { notFound: unique.filter((id) => !found.has(id)) });
   }
 
   /**
@@ -124,7 +125,7 @@ export class AgentService {
       const score = item.signals.agentInsights.valueScore;
       if (score !== null && (!bestValue || score > bestValue.valueScore)) bestValue = { item, valueScore: score };
     }
-    return { ...page, notFound: r.notFound, highlights: r.highlights, bestValue };
+    return withFields(page, { notFound: r.notFound, highlights: r.highlights, bestValue });
   }
 
   /**

@@ -148,13 +148,13 @@ export class CatalogService {
    */
   async bestPrice(text: string, filter: ListingFilter): Promise<ListingView | null> {
     const cheapest = (f: ListingFilter) => this.find({ text, filter: f, sort: 'price_asc', limit: 1, offset: 0 });
-    let r = asksForAccessory(text) ? null : await cheapest({ ...filter, excludeAccessories: true });
+    let r = asksForAccessory(text) ? null : await cheapest(withFields(filter, { excludeAccessories: true }));
     if (!r?.listings.length) r = await cheapest(filter);
     if (!r.listings.length) {
       // Nothing matches the words as written: the cheapest match of the forgiving query (docs/search.md).
       const terms = await this.forgiving(text);
       const forgiven = (f: ListingFilter) => this.find({ text, terms, filter: f, sort: 'price_asc', limit: 1, offset: 0 });
-      r = asksForAccessory(text) ? null : await forgiven({ ...filter, excludeAccessories: true });
+      r = asksForAccessory(text) ? null : await forgiven(withFields(filter, { excludeAccessories: true }));
       if (!r?.listings.length) r = await forgiven(filter);
     }
     return r.listings.length ? this.views.one(r.listings[0]) : null;
@@ -201,7 +201,7 @@ export class CatalogService {
    * price was not charged in the last 90 days (see deal-checks.ts checkedPage for offset and total).
    */
   async deals(filter: ListingFilter, minPct: number, limit: number, offset: number, opts: { excludeFlagged?: boolean } = {}): Promise<{ items: Deal[]; total: number }> {
-    const r = await checkedPage(this.store, (n, o) => this.find({ filter: { ...filter, minHistoryDiscountPct: minPct }, sort: 'deal_desc', limit: n, offset: o }),
+    const r = await checkedPage(this.store, (n, o) => this.find({ filter: withFields(filter, { minHistoryDiscountPct: minPct }), sort: 'deal_desc', limit: n, offset: o }),
       limit, offset, opts.excludeFlagged ?? false, this.now());
     const views = await this.views.of(r.listings);
     return {
@@ -215,7 +215,7 @@ export class CatalogService {
 
   /** Listings at least `minPct` below their original price, biggest discount first, each with its honest-deal check (as `deals`). */
   async discounted(filter: ListingFilter, minPct: number, limit: number, offset: number, opts: { currency?: Currency; excludeFlagged?: boolean } = {}): Promise<{ items: CheckedListing[]; total: number }> {
-    const r = await checkedPage(this.store, (n, o) => this.find({ filter: { ...filter, minDiscountPct: minPct }, sort: 'discount_desc', limit: n, offset: o }),
+    const r = await checkedPage(this.store, (n, o) => this.find({ filter: withFields(filter, { minDiscountPct: minPct }), sort: 'discount_desc', limit: n, offset: o }),
       limit, offset, opts.excludeFlagged ?? false, this.now());
     const views = await this.views.of(r.listings, { currency: opts.currency });
     return { total: r.total, items: views.map((view) => ({ view, check: r.checks.get(view.listing.id) ?? null })) };
@@ -281,7 +281,7 @@ export class CatalogService {
    */
   private async find(q: SearchQuery, atHead = false): Promise<SearchResult> {
     if (q.terms && widened(q.terms) && q.sort === 'relevance' && q.afterId === undefined && !q.exceptExact) {
-      const { items, ...rest } = await forgivingPage({ ...q, terms: q.terms }, async (one) => {
+      const { items, ...rest } = await forgivingPage(withFields(q, { terms: q.terms }), async (one) => {
         const { listings, ...r } = await this.engine(one, atHead);
         return { items: listings, ...r };
       });

@@ -16,7 +16,7 @@ export async function forgivingPage<T>(q: SearchQuery & { terms: TermGroup[] }, 
   const filled = exact.items.length >= want;
   const rest = filled ? null : await run(withFields(q, { exceptExact: true, offset: 0, limit: want - exact.items.length, facets: undefined, filterFacets: undefined }));
   // Every match counted in one more pass only when the two pages do not give the total, or facets are asked.
-  const all = filled || q.facets || q.filterFacets ? await run({ ...q, offset: 0, limit: 0 }) : null;
+  const all = filled || q.facets || q.filterFacets ? await run(withFields(q, { offset: 0, limit: 0 })) : null;
   return {
     items: [...exact.items, ...(rest?.items ?? [])].slice(q.offset, want),
     total: all ? all.total : exact.total + rest!.total,

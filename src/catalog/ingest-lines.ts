@@ -9,6 +9,7 @@ import { listingUuid } from '../domain/listing-id.js';
 import { storedColumns } from '../domain/listing-columns.js';
 import { lineHash, plainStringEnd, unparsedLineHash, valueStart } from './line-hash.js';
 import { isObject, listingKeyOf, normalizeRecord, observedAtOf, type Rejection } from './normalize.js';
+import { withFields } from '../domain/with-fields.js';
 
 export const MAX_LINE_BYTES = 1_000_000;
 
@@ -67,7 +68,7 @@ function knownUnparsed(text: string, line: number, out: ParsedBatch, opts: Omit<
   const sku = source === undefined ? undefined : plainString(text, '"sku"');
   const key = sku === undefined ? null : listingKeyOf({ source, sku });
   if (!key) return null;
-  const looked = { ...key, stored: opts.known!(key.source, key.sku) };
+  const looked = withFields(key, { stored: opts.known!(key.source, key.sku) });
   const u = looked.stored?.hash ? unparsedLineHash(text) : null;
   if (!u || u.hash !== looked.stored!.hash) return looked;
   return pushKnown(text, line, looked.stored!.id, u.hash, { observed_at: u.observedAt }, out, opts) || looked;
@@ -148,7 +149,7 @@ export async function* parseLines(input: Readable, opts: ParseOptions): AsyncGen
   let bytes = 0;
   let lineNo = 0;
   const take = (): ParsedBatch => {
-    const out = { ...batch, bytes };
+    const out = withFields(batch, { bytes });
     batch = emptyBatch();
     return out;
   };

@@ -10,6 +10,7 @@ import { emptyBatch, MAX_LINE_BYTES, parseLine } from './ingest-lines.js';
 import { KnownRows } from './known-rows.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './ingest-parallel.js';
 import { packRecords } from './record-codec.js';
+import { withFields } from '../domain/with-fields.js';
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
@@ -59,7 +60,7 @@ port.on('message', (m: ToWorker) => {
     const { records, ...rest } = batch;
     // The piece's memory goes back, to be read into again.
     const memory = m.data.buffer as ArrayBuffer;
-    port.postMessage({ type: 'piece', seq: m.seq, batch: { ...rest, records: packRecords(records) }, lineCount, tooLongAt, memory } satisfies FromWorker, [memory]);
+    port.postMessage({ type: 'piece', seq: m.seq, batch: withFields(rest, { records: packRecords(records) }), lineCount, tooLongAt, memory } satisfies FromWorker, [memory]);
   } catch (e) {
     port.postMessage({ type: 'error', message: (e as Error).message } satisfies FromWorker);
   }

@@ -8,6 +8,7 @@ import { emptyBatch, overLimit, parseLine, parseLines, MAX_LINE_BYTES } from './
 import { parallelAvailable, parseInWorker, type IngestInput, type WorkerRunner } from './ingest-parallel.js';
 import { isObject, type Rejection } from './normalize.js';
 import type { ParsedBatch } from './ingest-lines.js';
+import { withFields } from '../domain/with-fields.js';
 
 export interface IngestSummary {
   lines: number;
@@ -104,6 +105,8 @@ export class IngestService {
         early.push({ index, field: '(record)', reason: 'each product must be a JSON object' });
         return '';
       }
+      // A client's record: spread, since withFields would take an own `__proto__` member as the prototype.
+      // eslint-disable-next-line no-restricted-syntax
       const line = JSON.stringify(opts.source !== undefined && !hasSource(r) ? { ...r, source: opts.source } : r);
       // The stream would end at an overlong line; here only that record is refused.
       if (overLimit(line)) {
@@ -112,7 +115,7 @@ export class IngestService {
       }
       return line;
     });
-    const s = await this.ingestStream(Readable.from([lines.join('\n')]), { ...opts, maxRejections: Math.max(opts.maxRejections ?? 0, records.length) });
+    const s = await this.ingestStream(Readable.from([lines.join('\n')]), withFields(opts, { maxRejections: Math.max(opts.maxRejections ?? 0, records.length) }));
     const rejections = early.concat(s.rejections.map((r) => ({ index: r.line - 1, field: r.field, reason: r.reason }))).sort((a, b) => a.index - b.index);
     return {
       inserted: s.inserted, updated: s.updated, unchanged: s.unchanged, rejected: rejections.length, rejections, events: s.events,

@@ -60,10 +60,7 @@ export class SignalsService {
       listing: l,
       group: groups.get(l.groupId) ?? null,
       observations: history.get(l.id) ?? [],
-      activity: {
-        ...(clicks ? { clicks: clicks.get(l.id) ?? 0 } : {}),
-        ...(searches ? { searches: searches.get(l.id) ?? 0 } : {}),
-      },
+      activity: Object.assign({}, clicks ? { clicks: clicks.get(l.id) ?? 0 } : {}, searches ? { searches: searches.get(l.id) ?? 0 } : {}),
       currency, convert, now,
     }));
     return { signals, observations: history };

@@ -8,6 +8,7 @@ import type { AlertFired, CatalogEvent, ListingSnapshot } from './events.js';
 import { conditionJson } from './event-codec.js';
 import { convertScaled, type RateTable } from './fx.js';
 import { compareScaled, scaledText, type Scaled } from './money.js';
+import { withFields } from './with-fields.js';
 
 /**
  * Price and stock alerts: what a condition means, when a fired alert arms again, and what one
@@ -131,10 +132,10 @@ export function step(a: AlertRecord, e: CatalogEvent, rates: RateTable): Step {
   }
   if (!armed) {
     // Re-arming by price: the price is back above the target.
-    if (a.rearm && 'after' in a.rearm && c.kind === 'price_change' && !holds) return { ...keep, state: 'armed' };
+    if (a.rearm && 'after' in a.rearm && c.kind === 'price_change' && !holds) return withFields(keep, { state: 'armed' });
     return keep;
   }
-  if (!holds) return a.state === 'armed' ? keep : { ...keep, state: 'armed' };
+  if (!holds) return a.state === 'armed' ? keep : withFields(keep, { state: 'armed' });
   return { fired: true, state: a.rearm ? 'rearming' : 'fired', lastFiredAt: e.createdAt };
 }
 
@@ -159,7 +160,7 @@ export function evaluate(events: readonly CatalogEvent[], byListing: ReadonlyMap
       const a = changed.get(alerts[i].id) ?? alerts[i];
       const s = step(a, e, rates);
       if (!s.fired && s.state === a.state) continue;
-      const next: AlertRecord = { ...a, state: s.state, lastFiredAt: s.lastFiredAt, fireCount: a.fireCount + (s.fired ? 1 : 0) };
+      const next: AlertRecord = withFields(a, { state: s.state, lastFiredAt: s.lastFiredAt, fireCount: a.fireCount + (s.fired ? 1 : 0) });
       changed.set(a.id, next);
       if (!s.fired) continue;
       const l = e.change.listing;

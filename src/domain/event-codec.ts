@@ -2,6 +2,7 @@ import type { AlertCondition } from './alert-condition.js';
 import type { Currency } from './currencies.js';
 import type { CatalogChange, EventKind, ListingSnapshot } from './events.js';
 import type { NormalizedRecord, StoredColumns } from './ingest-record.js';
+import { withFields } from './with-fields.js';
 
 /**
  * The one codec of catalog events: a change as the event log stores it (JSON, snake_case, the
@@ -26,21 +27,21 @@ export function encodeChange(c: CatalogChange): string {
   const head = snapshotJson(c.listing);
   switch (c.kind) {
     case 'product_update':
-      return JSON.stringify({ ...head, change: c.change });
+      return JSON.stringify(withFields(head, { change: c.change }));
     case 'price_change':
-      return JSON.stringify({
-        ...head, product_id: c.listing.id, old_price: c.oldPrice, new_price: c.newPrice, old_price_sgd: c.oldPriceSgd, change_pct: c.changePct,
-      });
+      return JSON.stringify(withFields(head, {
+        product_id: c.listing.id, old_price: c.oldPrice, new_price: c.newPrice, old_price_sgd: c.oldPriceSgd, change_pct: c.changePct,
+      }));
     case 'stock_change':
-      return JSON.stringify({
-        ...head, product_id: c.listing.id, old_in_stock: c.oldInStock, new_in_stock: c.newInStock,
+      return JSON.stringify(withFields(head, {
+        product_id: c.listing.id, old_in_stock: c.oldInStock, new_in_stock: c.newInStock,
         old_stock_level: c.oldStockLevel, new_stock_level: c.newStockLevel,
-      });
+      }));
     case 'alert_fired':
-      return JSON.stringify({
-        ...head, alert_id: c.alertId, firing_id: c.firingId, account_id: c.accountId, condition: conditionJson(c.condition),
+      return JSON.stringify(withFields(head, {
+        alert_id: c.alertId, firing_id: c.firingId, account_id: c.accountId, condition: conditionJson(c.condition),
         trigger_event_id: c.triggerEventId, rearms: c.rearms,
-      });
+      }));
   }
 }
 

@@ -6,6 +6,7 @@ import { TwoGenerationCache } from './id-caches.js';
 import { indexedCategory } from './search-text.js';
 import { listingUuid } from './listing-id.js';
 import { slugify } from './slug.js';
+import { withFields } from './with-fields.js';
 
 /** "|electronics|mobile phones|electronics|mobile-phones|": names and slugs of every level, for LIKE filters. */
 export function categoryKey(path: string[] | null, category: string | null): string | null {
@@ -54,10 +55,8 @@ function fieldColumns(s: Pick<ListingState, 'categoryPath' | 'category' | 'url' 
 
 /** Columns derived from a listing's state that exist only to be filtered or sorted on. */
 export function derivedColumns(s: ListingState) {
-  return {
-    ...fieldColumns(s), historyDiscountPct: historyDiscountPct(s), priceSgdMinor: s.priceSgd ? sgdMinor(s.priceSgd) : 0,
-    accessory: isAccessoryListing(s),
-  };
+  return withFields(fieldColumns(s), { historyDiscountPct: historyDiscountPct(s), priceSgdMinor: s.priceSgd ? sgdMinor(s.priceSgd) : 0,
+    accessory: isAccessoryListing(s) });
 }
 
 /** How far below its own recent median a listing is priced (0 without history). */

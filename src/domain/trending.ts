@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { changePct } from './money.js';
+import { withFields } from './with-fields.js';
 
 /** The window trending looks back over, in days. */
 export const TRENDING_WINDOW_DAYS = 7;
@@ -38,7 +39,7 @@ export function rankTrending(moves: readonly PriceMove[]): Trend[] {
   for (const m of moves) {
     if (m.changes < 1 || m.before === null || m.beforeCurrency !== m.currency) continue;
     const dropPct = -changePct(new Big(m.before), new Big(m.price));
-    if (dropPct > 0) trends.push({ ...m, dropPct });
+    if (dropPct > 0) trends.push(withFields(m, { dropPct }));
   }
   return trends.sort((a, b) => b.dropPct - a.dropPct || b.changes - a.changes
     || (a.lastChangeAt < b.lastChangeAt ? 1 : a.lastChangeAt > b.lastChangeAt ? -1 : 0) || b.id - a.id);

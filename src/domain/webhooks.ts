@@ -1,6 +1,7 @@
 import { alertFiredData } from './alerts.js';
 import type { CatalogChange, CatalogEvent } from './events.js';
 import { domainOf } from './listing-columns.js';
+import { withFields } from './with-fields.js';
 
 /**
  * Webhook rules that need no I/O: which events a subscription receives, the payload each one is
@@ -62,16 +63,16 @@ export function eventPayload(e: CatalogEvent): string | null {
   if (c.kind === 'price_change') {
     return JSON.stringify({
       event: 'price_change', event_id: e.id, timestamp: e.createdAt,
-      data: { ...head, previous_price: num(c.oldPrice), new_price: num(c.newPrice), currency: l.currency, change_pct: c.changePct, url: l.url },
+      data: withFields(head, { previous_price: num(c.oldPrice), new_price: num(c.newPrice), currency: l.currency, change_pct: c.changePct, url: l.url }),
     });
   }
   if (c.kind === 'alert_fired') return JSON.stringify({ event: 'alert_fired', event_id: e.id, timestamp: e.createdAt, data: alertFiredData(c) });
   return JSON.stringify({
     event: 'stock_change', event_id: e.id, timestamp: e.createdAt,
-    data: {
-      ...head, previous_in_stock: c.oldInStock, in_stock: c.newInStock, previous_stock_level: c.oldStockLevel, stock_level: c.newStockLevel,
+    data: withFields(head, {
+      previous_in_stock: c.oldInStock, in_stock: c.newInStock, previous_stock_level: c.oldStockLevel, stock_level: c.newStockLevel,
       price: num(l.price), currency: l.currency, url: l.url,
-    },
+    }),
   });
 }
 

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { DeliveryTarget } from './webhook-guard.js';
+import { withFields } from '../domain/with-fields.js';
 
 /** The most bytes read of a receiver's answer; the rest is not read. */
 export const MAX_RESPONSE_BYTES = 4096;
@@ -69,10 +70,9 @@ export class WebhookSender {
       const options: https.RequestOptions = {
         method: 'POST', host, port: url.port || (secure ? 443 : 80), path: `${url.pathname}${url.search}`,
         agent: secure ? this.httpsAgent : this.httpAgent, lookup: pinned,
-        headers: {
-          ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': this.userAgent,
-          host: url.host,
-        },
+        headers: withFields(headers, {
+          'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': this.userAgent, host: url.host,
+        }),
         ...(secure ? { servername: /^[\d.]+$|:/.test(host) ? undefined : host } : {}),
       };
       const req = (secure ? https : http).request(options, (res) => {

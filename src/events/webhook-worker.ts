@@ -5,6 +5,7 @@ import type { ClaimedDelivery, WebhookAttemptRecord, WebhookStore, WebhookSubscr
 import type { AddressGuard } from './webhook-guard.js';
 import { signedHeaders, type SecretBox } from './webhook-secrets.js';
 import type { SendResult, WebhookSender } from './webhook-sender.js';
+import { withFields } from '../domain/with-fields.js';
 
 /** What the worker says about itself; never a secret, a payload or a receiver's answer. */
 export interface WebhookLog {
@@ -156,7 +157,7 @@ export class WebhookWorker {
     }
     if (decision.pause) this.log?.warn({ subscription: s.id, delivery: d.id }, 'webhook receiver answered 410 Gone; subscription paused');
     if (decision.status === 'dead' && !decision.pause) this.log?.warn({ subscription: s.id, delivery: d.id, attempts: n, error: result.error }, 'webhook delivery dead-lettered');
-    return { ...attempt, deliveryId: d.id, attempt: n };
+    return withFields(attempt, { deliveryId: d.id, attempt: n });
   }
 
   private async send(s: WebhookSubscriptionRecord, msgId: string, body: string): Promise<SendResult> {

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { withFields } from '../domain/with-fields.js';
 
 type Answer = (message: JSONRPCMessage) => void;
 
@@ -30,7 +31,7 @@ export class Exchange implements Transport {
     const w = this.waiting.get(message.id);
     if (w === undefined) return;
     this.waiting.delete(message.id);
-    w.answer({ ...message, id: w.id });
+    w.answer(withFields(message, { id: w.id }));
   }
 
   /** The server's response to `request`, with the caller's id. */
@@ -38,6 +39,8 @@ export class Exchange implements Transport {
     const id = ++this.next;
     return new Promise((answer) => {
       this.waiting.set(id, { answer, id: request.id });
+      // A client's message: spread, since withFields would take an own `__proto__` member as the prototype.
+      // eslint-disable-next-line no-restricted-syntax
       this.onmessage?.({ ...request, id }, extra);
     });
   }

@@ -8,6 +8,7 @@ import type { Tier } from '../domain/tier.js';
 import { CALLER_ACCOUNT_HEADER, CALLER_TIER_HEADER, REQUEST_ID_HEADER } from './results.js';
 import { createMcpServer } from './server.js';
 import type { McpOptions, McpServices } from './services.js';
+import { withFields } from '../domain/with-fields.js';
 
 /** An HTTP exchange as the caller's framework parsed it: the body already read. */
 export interface McpHttpRequest {
@@ -55,13 +56,13 @@ export class McpHttp {
   private readonly connected: Promise<void>;
 
   constructor(services: McpServices, opts: McpOptions) {
-    this.connected = createMcpServer(services, { ...opts, keyTools: true }).connect(this.exchange);
+    this.connected = createMcpServer(services, withFields(opts, { keyTools: true })).connect(this.exchange);
   }
 
   async answer(req: McpHttpRequest): Promise<McpHttpAnswer> {
     if (req.method !== 'POST') {
       const refused = refusal(405, 'Method not allowed: this MCP server is stateless; POST JSON-RPC messages to it (no stream, no session to end).');
-      return { ...refused, headers: { ...refused.headers, allow: 'POST' } };
+      return withFields(refused, { headers: withFields(refused.headers, { allow: 'POST' }) });
     }
     const accept = header(req.headers, 'accept');
     if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {

@@ -28,10 +28,11 @@ export function priceBounds(fx: FxService, min: number | undefined, max: number 
   if (min !== undefined && max !== undefined && min > max) {
     throw new ToolRefusal(`min_price (${min}) is greater than max_price (${max}): swap them or leave one out.`);
   }
-  return {
-    ...(min !== undefined ? { minPriceSgdMinor: fx.toSgdMinor(min, currency) } : {}),
-    ...(max !== undefined ? { maxPriceSgdMinor: fx.toSgdMinor(max, currency) } : {}),
-  };
+  return Object.assign(
+    {},
+    min !== undefined ? { minPriceSgdMinor: fx.toSgdMinor(min, currency) } : {},
+    max !== undefined ? { maxPriceSgdMinor: fx.toSgdMinor(max, currency) } : {},
+  );
 }
 
 /** The filter without members that were not given. */

@@ -2,6 +2,7 @@ import type { CategoryNode } from '../catalog/catalog-service.js';
 import type { ListingView, Money } from '../catalog/listing-views.js';
 import type { Variant } from '../domain/listing.js';
 import type { CategoryOut } from './schemas.js';
+import { withFields } from '../domain/with-fields.js';
 
 /** MCP presenters: pure functions from the catalog's views to the tools' structured results and their one-line texts. */
 
@@ -29,10 +30,9 @@ export function presentVariant(v: Variant) {
 
 export function presentDetail(v: ListingView) {
   const l = v.listing;
-  return {
-    ...presentProduct(v), description: l.description, category_path: l.categoryPath, mpn: l.mpn, specs: l.specs,
-    variants: l.variants.map(presentVariant),
-  };
+  return withFields(presentProduct(v), {
+    description: l.description, category_path: l.categoryPath, mpn: l.mpn, specs: l.specs, variants: l.variants.map(presentVariant),
+  });
 }
 
 /** A category subtree down to `depth` levels (1: the nodes alone); `subcategories` tells what was cut. */

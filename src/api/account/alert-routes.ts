@@ -7,6 +7,7 @@ import { invalidInput } from '../../http/request-error.js';
 import { CodedError } from '../error-schemas.js';
 import { presentAlert, presentFiring } from './alert-present.js';
 import { Alert, AlertList, AlertListQuery, AlertParams, CreateAlertBody, FiringList, FiringListQuery } from './alert-schemas.js';
+import { withFields } from '../../domain/with-fields.js';
 
 const TAGS = ['alerts'];
 const CONFIG = { surface: 'account', minTier: 'free' } as const;
@@ -26,7 +27,7 @@ export function alertRoutes(c: Container): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
     app.post('/v1/alerts', {
-      config: { ...CONFIG, idempotent: true },
+      config: withFields(CONFIG, { idempotent: true }),
       schema: {
         tags: TAGS, summary: 'Set a price or stock alert on a listing (any id form)',
         description: 'Fires as an `alert_fired` event on the key\'s streams and webhook subscriptions when a logged change meets the condition (docs/alerts.md).',

@@ -6,6 +6,7 @@ import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import { invalidInput } from '../../http/request-error.js';
 import { CodedError, DetailValidation } from '../error-schemas.js';
+import { withFields } from '../../domain/with-fields.js';
 
 /** Records per transaction for a request: small enough that one batch is a short pause for everyone else. */
 const HTTP_BATCH = 50;
@@ -84,7 +85,7 @@ const Summary = Type.Object({
 /** Documented, not validated: the body is a stream, read line by line. */
 const NdjsonBody = Type.String({ description: 'one ingest record (docs/ingest.md) per line; or a JSON array of records' });
 const NDJSON_TYPES = ['application/x-ndjson', 'application/json', 'text/plain'];
-const documentBody = ({ schema, url }: { schema: object; url: string }) => ({ schema: { ...schema, body: NdjsonBody, consumes: NDJSON_TYPES }, url });
+const documentBody = ({ schema, url }: { schema: object; url: string }) => ({ schema: withFields(schema, { body: NdjsonBody, consumes: NDJSON_TYPES }), url });
 
 /**
  * POST /v1/ingest/products (pro and enterprise): the body is NDJSON, one ingest record per line,

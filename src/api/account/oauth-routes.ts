@@ -13,6 +13,7 @@ import { CodedError, OAuthError, RateLimited } from '../error-schemas.js';
 import {
   AuthServerMetadata, ClientRegistration, Introspection, ProtectedResource, RegisteredClient, TokenOnlyRequest, TokenRequest, TokenResponse,
 } from './schemas.js';
+import { withFields } from '../../domain/with-fields.js';
 
 const TAGS = ['oauth'];
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
@@ -78,7 +79,7 @@ export function oauthRoutes(c: Container): FastifyPluginAsync {
     app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, { config, schema: resourceSchema }, async () => protectedResource(c, '/mcp'));
 
     app.post('/v1/oauth/register', {
-      config: { ...config, idempotent: true }, attachValidation: true,
+      config: withFields(config, { idempotent: true }), attachValidation: true,
       schema: {
         tags: TAGS, summary: 'Dynamic client registration (RFC 7591); 5 per hour per IP', security: [], body: ClientRegistration,
         description: 'Send your API key with it (Authorization: Bearer) and the client inherits its tier; a bad key is 401.',

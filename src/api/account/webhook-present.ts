@@ -5,7 +5,7 @@ import type { DeliveryView, SubscriptionView } from '../../events/webhook-servic
 export function presentSubscription(s: SubscriptionView) {
   return {
     id: s.id, url: s.url, events: s.events,
-    filters: { ...(s.productIds ? { product_ids: s.productIds } : {}), min_price_change_pct: s.minPriceChangePct },
+    filters: s.productIds ? { product_ids: s.productIds, min_price_change_pct: s.minPriceChangePct } : { min_price_change_pct: s.minPriceChangePct },
     status: s.status, paused_reason: s.pausedReason, created_at: s.createdAt, updated_at: s.updatedAt,
   };
 }

@@ -10,6 +10,7 @@ import {
   CreatedSubscription, CreateWebhookBody, DeliveriesQuery, Delivery, DeliveryList, DeliveryParams, RotatedSecret, RotateSecretBody,
   Subscription, SubscriptionList, UpdateWebhookBody, WebhookParams,
 } from './webhook-schemas.js';
+import { withFields } from '../../domain/with-fields.js';
 
 const TAGS = ['webhooks'];
 const CONFIG = { surface: 'account', minTier: 'pro' } as const;
@@ -37,7 +38,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
     app.post('/v1/webhooks', {
-      config: { ...CONFIG, idempotent: true },
+      config: withFields(CONFIG, { idempotent: true }),
       schema: {
         tags: TAGS, summary: 'Subscribe a url to price or stock changes (pro and enterprise)',
         description: 'Answers the subscription with its signing `secret`, shown only in this answer. Deliveries are signed in the Standard Webhooks scheme.',
@@ -48,7 +49,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
       const r = await c.webhooks.create(accountOf(req), { url, events, productIds: filters?.product_ids, minPriceChangePct: filters?.min_price_change_pct });
       if (!r.ok) throw refused(r);
       reply.header('Cache-Control', 'no-store');
-      return reply.status(201).send({ ...presentSubscription(r.value.subscription), secret: r.value.secret });
+      return reply.status(201).send(withFields(presentSubscription(r.value.subscription), { secret: r.value.secret }));
     });
 
     app.get('/v1/webhooks', {
@@ -96,7 +97,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.post('/v1/webhooks/:id/rotate-secret', {
-      config: { ...CONFIG, idempotent: true },
+      config: withFields(CONFIG, { idempotent: true }),
       // The body is optional: a POST without one takes the defaults.
       preValidation: async (req) => {
         req.body ??= {};
@@ -114,7 +115,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.post('/v1/webhooks/:id/test', {
-      config: { ...CONFIG, idempotent: true },
+      config: withFields(CONFIG, { idempotent: true }),
       schema: {
         tags: TAGS, summary: 'Send a signed test event now and answer with the attempt',
         description: 'The event is `test`; it is sent even to a paused subscription, once, and listed with the deliveries.',
@@ -140,7 +141,7 @@ export function webhookRoutes(c: Container): FastifyPluginAsync {
     });
 
     app.post('/v1/webhooks/:id/deliveries/:delivery_id/retry', {
-      config: { ...CONFIG, idempotent: true },
+      config: withFields(CONFIG, { idempotent: true }),
       schema: {
         tags: TAGS, summary: 'Send a finished (dead-lettered or succeeded) delivery once more, with the same webhook-id and body',
         params: DeliveryParams, response: { 202: Delivery, 409: CodedError },

@@ -11,6 +11,7 @@ import { responses } from '../v1a/responses.js';
 import { UuidRef } from '../v1b/schemas.js';
 import { svgToPng } from './chart-png.js';
 import { chartSvg } from './chart-svg.js';
+import { withFields } from '../../domain/with-fields.js';
 
 /** The chart's window: a quarter by default, a year at most (the longest history surface A serves). */
 export const CHART_DAYS = { default: 90, max: 365 };
@@ -51,7 +52,7 @@ export function chartRoutes(c: Container, surface: SharedSurface): FastifyPlugin
       schema: {
         summary: `Price-history chart, SVG or PNG (surface ${surface}: ${surface === 'A' ? 'integer id or SKU' : 'UUID'})`,
         description: DESCRIPTION, params: surface === 'A' ? ANY_REF : UuidRef, querystring: ChartQuery,
-        response: { ...responses(Type.Unknown()), 200: Image },
+        response: withFields(responses(Type.Unknown()), { 200: Image }),
       },
     }, async (req, reply) => {
       const { ref } = req.params;

@@ -8,6 +8,7 @@ import { McpHttp } from '../../mcp/http.js';
 import { Type, type TSchema } from 'typebox';
 import { RpcError } from '../error-schemas.js';
 import type { SurfaceUnit } from '../surface-unit.js';
+import { withFields } from '../../domain/with-fields.js';
 
 /** A refusal before the MCP server is reached (401, 429, a body that is not JSON) as a JSON-RPC error, our code in `data`. */
 const rpcError = (message: string, data: Record<string, unknown>) => ({ jsonrpc: '2.0', id: null, error: { code: -32000, message, data } });
@@ -37,7 +38,7 @@ const POST_RESPONSES: Record<number, TSchema | object> = {
   200: Type.Union([RpcResult, RpcError], { description: 'the JSON-RPC answer: a result, or an error of the method (a tool\'s failure is a result with isError)' }),
   202: NO_BODY, 400: RpcError, 406: RpcError, 415: RpcError,
 };
-const documentBody = ({ schema, url }: { schema: object; url: string }) => ({ schema: { ...schema, body: RpcRequest }, url });
+const documentBody = ({ schema, url }: { schema: object; url: string }) => ({ schema: withFields(schema, { body: RpcRequest }), url });
 
 /**
  * The MCP server on the running service. The route is an ordinary one, so authentication (401 with

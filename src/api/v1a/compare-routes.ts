@@ -9,6 +9,7 @@ import { Body, Int, Query } from '../schema-kit.js';
 import { presentComparison, presentDiff, presentHighlights } from './present.js';
 import { CompareManyResponse, CompareResponse, CompareWithHighlightsResponse, DetailText, DiffResponse, responses } from './responses.js';
 import { Currency, IntegerRef, Price } from './schemas.js';
+import { withFields } from '../../domain/with-fields.js';
 
 /** Spec 4.2: the compare-by-product-id 404 is `{detail: <text>}`. */
 const PRODUCT_NOT_FOUND = { detail: 'Product not found' };
@@ -46,7 +47,7 @@ export function compareRoutes(c: Container): FastifyPluginAsync {
       if (!l) throw new WireError(404, PRODUCT_NOT_FOUND);
       // With `currency`, each match also shows converted_price (the order stays by SGD price).
       const cmp = await c.compare.comparison(l, {}, req.query.currency);
-      return { ...presentComparison(cmp), highlights: presentHighlights(cmp.highlights) };
+      return withFields(presentComparison(cmp), { highlights: presentHighlights(cmp.highlights) });
     });
 
     app.post('/v1/products/compare', {

@@ -3,6 +3,7 @@ import type { Comparison, Diff, DiffField, Highlights, MatchView } from '../../c
 import type { ListingView } from '../../catalog/listing-views.js';
 import type { SkuDetail } from '../../catalog/product-service.js';
 import type { PriceObservation, Variant } from '../../domain/listing.js';
+import { withFields } from '../../domain/with-fields.js';
 
 /** Surface A presenters: pure functions from the catalog's views to the wire shapes of spec 2.1 to 2.7. */
 
@@ -33,7 +34,7 @@ export function presentVariant(v: Variant) {
 export function presentSkuDetail(d: SkuDetail, opts: { variants: boolean; merchantLinks: boolean }) {
   const product = d.product.listing;
   return {
-    product: { ...presentProduct(d.product), has_variants: d.variants.length > 0 },
+    product: withFields(presentProduct(d.product), { has_variants: d.variants.length > 0 }),
     price_variants: opts.variants ? d.variants.map(presentVariant) : [],
     merchant_links: opts.merchantLinks
       ? d.merchants.map(({ listing: l, available }) => ({
@@ -55,15 +56,14 @@ export function presentSkuDetail(d: SkuDetail, opts: { variants: boolean; mercha
 }
 
 export function presentMatch(m: MatchView) {
-  return {
-    ...presentProduct(m.view),
+  return withFields(presentProduct(m.view), {
     match_score: m.matchScore,
     match_class: m.matchClass,
     match_evidence: m.evidence,
     price_missing: false,
     price_missing_reason: null,
     zero_price: m.zeroPrice,
-  };
+  });
 }
 
 export function presentHighlights(h: Highlights) {
@@ -91,7 +91,7 @@ const DIFF_NAMES: Record<DiffField, string> = {
 
 export function presentDiff(d: Diff, notFound: number[], imageSimilarity: boolean) {
   return {
-    products: d.products.map((p) => ({ ...presentProduct(p.view), price_rank: p.priceRank })),
+    products: d.products.map((p) => withFields(presentProduct(p.view), { price_rank: p.priceRank })),
     field_diffs: d.fieldDiffs.map((f) => ({ field: DIFF_NAMES[f.field], values: f.values, all_identical: f.allIdentical })),
     identical_fields: d.identicalFields.map((f) => DIFF_NAMES[f]),
     cheapest_product_id: d.cheapestId, most_expensive_product_id: d.mostExpensiveId,
@@ -102,18 +102,17 @@ export function presentDiff(d: Diff, notFound: number[], imageSimilarity: boolea
 }
 
 export function presentDeal(d: Deal) {
-  return {
-    ...presentProduct(d.view), reference_price: d.referencePrice, discount_pct: d.discountPct, original_price: d.view.listing.originalPrice,
+  return withFields(presentProduct(d.view), {
+    reference_price: d.referencePrice, discount_pct: d.discountPct, original_price: d.view.listing.originalPrice,
     discount_started_at: d.check?.discountStartedAt ?? null, lowest_price_30d_before_discount: d.check?.priorLow ?? null,
     fake_discount: d.check?.originalNeverCharged ?? null,
-  };
+  });
 }
 
 export function presentTrend({ view, trend }: TrendingItem) {
-  return {
-    ...presentProduct(view), price_before: trend.before, price_drop_pct: trend.dropPct, price_changes: trend.changes,
-    last_price_change_at: trend.lastChangeAt,
-  };
+  return withFields(presentProduct(view), {
+    price_before: trend.before, price_drop_pct: trend.dropPct, price_changes: trend.changes, last_price_change_at: trend.lastChangeAt,
+  });
 }
 
 export function presentObservation(o: PriceObservation) {

@@ -5,6 +5,7 @@ import { discountPct } from '../../domain/money.js';
 import { domainOf } from '../../domain/listing-columns.js';
 import type { Listing } from '../../domain/listing.js';
 import Big from 'big.js';
+import { withFields } from '../../domain/with-fields.js';
 
 /** Surface B presenters: pure functions from the catalog's views to the wire shapes of spec 2.3, 2.6 and 2.7. */
 
@@ -45,12 +46,11 @@ function inShown(v: ListingView, amount: string): string | null {
 /** A surface B deal: the record with its honest-deal check (docs/deals.md), prices in the shown currency. */
 export function presentDeal({ view, check }: CheckedListing) {
   const low = check?.priorLow == null ? null : inShown(view, check.priorLow);
-  return {
-    ...presentRecord(view),
+  return withFields(presentRecord(view), {
     discount_started_at: check?.discountStartedAt ?? null,
     lowest_price_30d_before_discount: low === null ? null : num(low),
     fake_discount: check?.originalNeverCharged ?? null,
-  };
+  });
 }
 
 /** `o` without its null and undefined members. */
@@ -150,7 +150,7 @@ export function presentCategoryRecord(v: ListingView) {
 /** Record of similar-product lists (spec 2.3). */
 export function presentSimilarRecord(v: ListingView) {
   const l = v.listing;
-  return { ...presentCategoryRecord(v), brand: l.brand, category_path: l.categoryPath, region: l.region.toUpperCase(), country_code: l.countryCode };
+  return withFields(presentCategoryRecord(v), { brand: l.brand, category_path: l.categoryPath, region: l.region.toUpperCase(), country_code: l.countryCode });
 }
 
 /** Record of compare results (spec 2.3). */

@@ -22,6 +22,7 @@ import {
 import {
   CategoriesQuery, CategoryQuery, CompareQuery, DealsQuery, HistoryQuery, SearchQuery, SimilarQuery, Slug, UuidRef,
 } from './schemas.js';
+import { withFields } from '../../domain/with-fields.js';
 
 /** Milliseconds since the request arrived, as the answer reports it. */
 const took = (reply: FastifyReply) => Math.max(0, Math.round(reply.elapsedTime));
@@ -189,7 +190,7 @@ export function routes(c: Container): FastifyPluginAsync {
       if (!node) throw new DomainError('NOT_FOUND', 'Category not found.', { slug: req.params.slug });
       const r = await c.catalog.inCategory(node, q.limit, q.offset, q.currency);
       return {
-        data: { ...presentCategory(node), subcategories: node.children.map(presentCategory), products: r.items.map(presentCategoryRecord) },
+        data: withFields(presentCategory(node), { subcategories: node.children.map(presentCategory), products: r.items.map(presentCategoryRecord) }),
         meta: { limit: q.limit, offset: q.offset, total: r.total, response_time_ms: took(reply) },
       };
     });

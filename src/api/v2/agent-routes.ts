@@ -12,6 +12,7 @@ import {
 } from './agent-schemas.js';
 import { NotFound, responses } from './responses.js';
 import { parseSessionContext } from './session.js';
+import { withFields } from '../../domain/with-fields.js';
 
 /** V2 agent search, price comparison, best price, explore and trending (spec 4.4, 4.6; docs/api.md). */
 export function agentRoutes(c: Container): FastifyPluginAsync {
@@ -29,7 +30,7 @@ export function agentRoutes(c: Container): FastifyPluginAsync {
       const q = req.query;
       const r = resolveAgentSearch(q, parseSessionContext(req.headers['x-session-context']), c.fx);
       const offset = q.cursor !== undefined ? decodeAgentCursor(q.cursor, r.fingerprint) : q.offset;
-      const page = await c.agents.search({ ...r.search, offset, history: q.include_price_history });
+      const page = await c.agents.search(withFields(r.search, { offset, history: q.include_price_history }));
       const end = offset + page.items.length;
       return {
         query: q.q, total: page.total, limit: q.limit, offset, has_more: end < page.total,

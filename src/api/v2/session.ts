@@ -60,10 +60,11 @@ export function parseSessionContext(raw: string | string[] | undefined): Session
   }
   const prefs = o.preferences as Record<string, unknown> | undefined;
   if (prefs !== undefined && (prefs === null || typeof prefs !== 'object' || Array.isArray(prefs))) throw bad('preferences must be an object');
-  return {
-    ...(min !== undefined || max !== undefined ? { budget: { min, max } } : {}),
-    ...(targetCurrency ? { targetCurrency } : {}),
-    ...(prefs?.preferred_sources !== undefined ? { preferredSources: sources(prefs.preferred_sources, 'preferences.preferred_sources') } : {}),
-    ...(prefs?.excluded_sources !== undefined ? { excludedSources: sources(prefs.excluded_sources, 'preferences.excluded_sources') } : {}),
-  };
+  return Object.assign(
+    {},
+    min !== undefined || max !== undefined ? { budget: { min, max } } : {},
+    targetCurrency ? { targetCurrency } : {},
+    prefs?.preferred_sources !== undefined ? { preferredSources: sources(prefs.preferred_sources, 'preferences.preferred_sources') } : {},
+    prefs?.excluded_sources !== undefined ? { excludedSources: sources(prefs.excluded_sources, 'preferences.excluded_sources') } : {},
+  );
 }

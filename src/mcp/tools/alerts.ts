@@ -11,6 +11,7 @@ import { CALLER_ACCOUNT_HEADER, CALLER_TIER_HEADER, guarded, ok, ToolRefusal } f
 import { CurrencyArg, IntArg } from '../schemas.js';
 import type { McpOptions, McpServices } from '../services.js';
 import { READ_ONLY } from './annotations.js';
+import { withFields } from '../../domain/with-fields.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -53,7 +54,7 @@ const ListOut = z.object({ alerts: z.array(AlertOut), total: z.number().int(), a
 
 function present({ alert: a, listing, status }: AlertView): z.infer<typeof AlertOut> {
   const c = a.condition;
-  const condition = { ...conditionJson(c), ...(c.type === 'drop_percent' ? { threshold: dropThreshold(c) } : {}) } as Record<string, string>;
+  const condition = withFields(conditionJson(c), c.type === 'drop_percent' ? { threshold: dropThreshold(c) } : {}) as Record<string, string>;
   return {
     id: a.id, product: { id: a.listingId, title: listing?.title ?? null }, condition,
     rearm: a.rearm === null ? null : 'after' in a.rearm ? { after: a.rearm.after } : { quiet_period_seconds: a.rearm.quietPeriodSeconds },
@@ -98,7 +99,7 @@ export function registerAlertTools(server: McpServer, s: McpServices, opts: McpO
     title: 'This key\'s alerts',
     description: 'The alerts this key has set, newest first, with their status (armed, rearming, fired, expired) and how often each fired; '
       + 'also how many are active and the tier\'s maximum.',
-    inputSchema: ListArgs, outputSchema: ListOut, annotations: { ...READ_ONLY, title: 'This key\'s alerts' },
+    inputSchema: ListArgs, outputSchema: ListOut, annotations: withFields(READ_ONLY, { title: 'This key\'s alerts' }),
   }, guarded('list_alerts', async (a, extra) => {
     const { accountId, tier } = callerOf(s, extra);
     const page = await s.alerts.list(accountId, { limit: a.limit, offset: a.offset });

@@ -5,6 +5,7 @@ import { guarded, ok, ToolRefusal } from '../results.js';
 import { Category, IntArg, Text } from '../schemas.js';
 import type { McpOptions, McpServices } from '../services.js';
 import { READ_ONLY } from './annotations.js';
+import { withFields } from '../../domain/with-fields.js';
 
 const CategoriesArgs = z.object({
   parent: Text('parent', 200, 'a category slug: list what is under it (omit for the top of the tree)').optional(),
@@ -21,7 +22,7 @@ export function registerCategoryTools(server: McpServer, s: McpServices, opts: M
     title: 'Category tree',
     description: 'The catalog\'s categories with listing counts, as a tree: the top levels, or what is under a `parent` slug. '
       + 'Use it to find the category name or slug to pass to search_products, deals or best_price.',
-    inputSchema: CategoriesArgs, outputSchema: CategoriesOut, annotations: { ...READ_ONLY, title: 'Category tree' },
+    inputSchema: CategoriesArgs, outputSchema: CategoriesOut, annotations: withFields(READ_ONLY, { title: 'Category tree' }),
   }, guarded('categories', async (a) => {
     const parent = a.parent ? await s.catalog.categoryBySlug(a.parent.toLowerCase()) : null;
     if (a.parent && !parent) throw new ToolRefusal(`No category has the slug "${a.parent}". Call categories without parent to see the slugs.`);

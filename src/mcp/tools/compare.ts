@@ -7,6 +7,7 @@ import { guarded, ok } from '../results.js';
 import { CurrencyArg, IntArg, Money, Product, ProductRef } from '../schemas.js';
 import type { McpOptions, McpServices } from '../services.js';
 import { READ_ONLY } from './annotations.js';
+import { withFields } from '../../domain/with-fields.js';
 
 const CompareArgs = z.object({
   ref: ProductRef,
@@ -61,17 +62,17 @@ export function registerCompareTools(server: McpServer, s: McpServices, opts: Mc
     description: 'Every platform\'s offer for the same product as a listing, cheapest first, with highlights (cheapest, best rated, fastest shipping) '
       + 'and each offer\'s decision signals (confidence_score, availability_prediction, competitor_count, data_freshness). '
       + 'Use it before recommending where to buy; pass the integer id from search_products (or a UUID or SKU).',
-    inputSchema: CompareArgs, outputSchema: CompareOut, annotations: { ...READ_ONLY, title: 'Compare offers across platforms' },
+    inputSchema: CompareArgs, outputSchema: CompareOut, annotations: withFields(READ_ONLY, { title: 'Compare offers across platforms' }),
   }, guarded('compare_offers', async (a) => {
     const { listing } = await resolveRef(s, a.ref);
     const [cmp, view] = await Promise.all([s.compare.comparison(listing, {}, a.currency), s.products.view(listing, a.currency)]);
     const h = s.compare.highlights([listing, ...cmp.matches.map((m) => m.view.listing)]);
     const highlights = {
-      cheapest: h.cheapest && { ...pick(h.cheapest)!, price: { amount: h.cheapest.price, currency: h.cheapest.currency }, price_sgd: h.cheapest.priceSgd },
-      best_rated: h.bestRated && { ...pick(h.bestRated)!, rating: Number(h.bestRated.rating), review_count: h.bestRated.reviewCount },
-      fastest_shipping: h.fastestShipping && { ...pick(h.fastestShipping)!, shipping_days: h.fastestShipping.shippingDays! },
+      cheapest: h.cheapest && withFields(pick(h.cheapest)!, { price: { amount: h.cheapest.price, currency: h.cheapest.currency }, price_sgd: h.cheapest.priceSgd }),
+      best_rated: h.bestRated && withFields(pick(h.bestRated)!, { rating: Number(h.bestRated.rating), review_count: h.bestRated.reviewCount }),
+      fastest_shipping: h.fastestShipping && withFields(pick(h.fastestShipping)!, { shipping_days: h.fastestShipping.shippingDays! }),
     };
-    const matches = cmp.matches.map((m) => ({ ...presentProduct(m.view), match_score: m.matchScore, match_class: m.matchClass, zero_price: m.zeroPrice }));
+    const matches = cmp.matches.map((m) => withFields(presentProduct(m.view), { match_score: m.matchScore, match_class: m.matchClass, zero_price: m.zeroPrice }));
     const notes = [
       h.cheapest && `cheapest: #${h.cheapest.id} ${money({ amount: h.cheapest.price, currency: h.cheapest.currency })} on ${h.cheapest.source}`,
       h.bestRated && `best rated: #${h.bestRated.id} ${h.bestRated.rating} on ${h.bestRated.source}`,
@@ -88,7 +89,7 @@ export function registerCompareTools(server: McpServer, s: McpServices, opts: Mc
     description: 'A listing\'s prices over the last `days` days (default 30, up to 365): min, max and average, the lowest price and when, '
       + 'the trend from the first to the last observation, and daily figures. Use it to judge whether the current price is a good one. '
       + 'Prices are in the listing\'s own currency.',
-    inputSchema: HistoryArgs, outputSchema: HistoryOut, annotations: { ...READ_ONLY, title: 'Price history' },
+    inputSchema: HistoryArgs, outputSchema: HistoryOut, annotations: withFields(READ_ONLY, { title: 'Price history' }),
   }, guarded('price_history', async (a) => {
     const { listing: l } = await resolveRef(s, a.ref);
     const w = await s.history.window(l, a.days);

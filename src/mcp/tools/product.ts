@@ -6,6 +6,7 @@ import { guarded, ok } from '../results.js';
 import { CurrencyArg, IntArg, Money, Product, ProductDetail, ProductRef } from '../schemas.js';
 import type { McpOptions, McpServices } from '../services.js';
 import { READ_ONLY } from './annotations.js';
+import { withFields } from '../../domain/with-fields.js';
 
 const RESOLVED_AS = z.enum(['id', 'uuid', 'sku', 'gtin', 'url']).describe('which form the reference matched as');
 const Currency = CurrencyArg.optional().describe('also show prices converted to this currency');
@@ -40,7 +41,7 @@ export function registerProductTools(server: McpServer, s: McpServices, opts: Mc
     title: 'Product detail',
     description: 'Everything about one listing: description, specs, variants, signals, links, and how many platforms sell the same product with the cheapest of them. '
       + 'Takes an integer id (from search_products), a UUID or a platform SKU; GTIN barcodes and product URLs are not lookup keys yet (search by name instead).',
-    inputSchema: GetArgs, outputSchema: GetOut, annotations: { ...READ_ONLY, title: 'Product detail' },
+    inputSchema: GetArgs, outputSchema: GetOut, annotations: withFields(READ_ONLY, { title: 'Product detail' }),
   }, guarded('get_product', async (a) => {
     const r = await resolveRef(s, a.ref);
     const d = await s.products.skuDetail(r.listing, a.currency);
@@ -56,7 +57,7 @@ export function registerProductTools(server: McpServer, s: McpServices, opts: Mc
     title: 'Look up several products',
     description: 'Several products at once by reference (integer ids, UUIDs, SKUs, barcodes or product URLs, up to 50): one call instead of many get_product calls '
       + 'when you already hold the references. References no product has are listed in not_found, not an error.',
-    inputSchema: BatchArgs, outputSchema: BatchOut, annotations: { ...READ_ONLY, title: 'Look up several products' },
+    inputSchema: BatchArgs, outputSchema: BatchOut, annotations: withFields(READ_ONLY, { title: 'Look up several products' }),
   }, guarded('batch_lookup', async (a) => {
     const refs = [...new Set(a.refs)];
     // One batched read per reference form (catalog/id-resolver.ts), however many references.
@@ -74,7 +75,7 @@ export function registerProductTools(server: McpServer, s: McpServices, opts: Mc
     title: 'Similar products',
     description: 'Other products like this one (same brand and category first, ranked by shared title words): alternatives to suggest. '
       + 'The same product on other platforms is left out; compare_offers lists those.',
-    inputSchema: SimilarArgs, outputSchema: SimilarOut, annotations: { ...READ_ONLY, title: 'Similar products' },
+    inputSchema: SimilarArgs, outputSchema: SimilarOut, annotations: withFields(READ_ONLY, { title: 'Similar products' }),
   }, guarded('similar_products', async (a) => {
     const { listing } = await resolveRef(s, a.ref);
     const items = await s.catalog.similar(listing, a.limit);

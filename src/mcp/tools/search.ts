@@ -8,6 +8,7 @@ import { guarded, ok, ToolRefusal } from '../results.js';
 import { CountriesArg, CurrencyArg, IntArg, Page, Price, Product, Text } from '../schemas.js';
 import type { McpOptions, McpServices } from '../services.js';
 import { READ_ONLY } from './annotations.js';
+import { withFields } from '../../domain/with-fields.js';
 
 const SORTS = ['relevance', 'price_asc', 'price_desc', 'newest', 'rating'] as const;
 
@@ -79,7 +80,7 @@ export function registerSearchTools(server: McpServer, s: McpServices, opts: Mcp
     description: 'Keyword search over every platform\'s listings, with filters (market, price range in any currency, brand, category, stock). '
       + 'Use it to find candidates and their integer ids; then compare_offers, price_history or get_product on an id. '
       + 'Each result is one listing (one offer on one platform); prices are exact decimal strings.',
-    inputSchema: SearchArgs, outputSchema: SearchOut, annotations: { ...READ_ONLY, title: 'Search products' },
+    inputSchema: SearchArgs, outputSchema: SearchOut, annotations: withFields(READ_ONLY, { title: 'Search products' }),
   }, guarded('search_products', async (a) => {
     const sort: SortKey = a.sort === 'relevance' && !a.query ? 'newest' : a.sort;
     const filter = defined({
@@ -100,7 +101,7 @@ export function registerSearchTools(server: McpServer, s: McpServices, opts: Mcp
     title: 'Best price for a product name',
     description: 'The single cheapest listing (by SGD-normalized price) matching a product name, across platforms and markets. '
       + 'Use it for "where is X cheapest?"; use search_products to see several candidates, compare_offers for every offer of one product.',
-    inputSchema: BestPriceArgs, outputSchema: BestPriceOut, annotations: { ...READ_ONLY, title: 'Best price for a product name' },
+    inputSchema: BestPriceArgs, outputSchema: BestPriceOut, annotations: withFields(READ_ONLY, { title: 'Best price for a product name' }),
   }, guarded('best_price', async (a) => {
     const v = await s.catalog.bestPrice(a.query, defined({ categoryLike: a.category, countries: marketsOf(a.country) }));
     if (!v) throw new ToolRefusal(`No product matches "${a.query}"${a.category || a.country ? ' with this category or country' : ''}: use fewer or more general words, or drop a filter.`);
@@ -112,12 +113,12 @@ export function registerSearchTools(server: McpServer, s: McpServices, opts: Mcp
     title: 'Current deals',
     description: 'Listings priced well below their own price history (at least min_discount_pct under the median of their last 90 days), '
       + 'biggest drop first. Use it for "what is on sale / a good deal right now", optionally in a market or category.',
-    inputSchema: DealsArgs, outputSchema: DealsOut, annotations: { ...READ_ONLY, title: 'Current deals' },
+    inputSchema: DealsArgs, outputSchema: DealsOut, annotations: withFields(READ_ONLY, { title: 'Current deals' }),
   }, guarded('deals', async (a) => {
     const filter = defined({ categoryLike: a.category, countries: marketsOf(a.country) });
     const r = await s.catalog.deals(filter, a.min_discount_pct, a.limit, a.offset, { excludeFlagged: a.exclude_fake_discounts });
-    const items = r.items.map((d) => ({
-      ...presentProduct(d.view), reference_price: d.referencePrice, discount_pct: d.discountPct, original_price: d.view.listing.originalPrice,
+    const items = r.items.map((d) => withFields(presentProduct(d.view), {
+      reference_price: d.referencePrice, discount_pct: d.discountPct, original_price: d.view.listing.originalPrice,
       discount_started_at: d.check?.discountStartedAt ?? null, lowest_price_30d_before_discount: d.check?.priorLow ?? null, fake_discount: d.check?.originalNeverCharged ?? null,
     }));
     const lines = r.items.map((d) => `${productLine(d.view)}; ${d.discountPct}% under its 90-day median ${d.referencePrice ?? '?'} ${d.view.listing.currency}${checkText(d)}`);

@@ -4,6 +4,7 @@ import type {
 } from '../types.js';
 import type { Tier } from '../../domain/tier.js';
 import { inTransaction, one, rows, type Db } from './sql.js';
+import { withFields } from '../../domain/with-fields.js';
 
 interface KeyRow {
   id: number; prefix: string; hash: string; name: string | null; tier: Tier; pending_tier: Tier | null;
@@ -26,7 +27,7 @@ async function insertKey(db: Db, rec: NewApiKey, now: string, accountId: number 
     INSERT INTO api_keys (id, prefix, hash, name, tier, pending_tier, pending_tier_at, email, verified, created_at, account_id)
     SELECT n.id, ?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(?::bigint, n.id) FROM n RETURNING id, account_id`,
   [rec.prefix, rec.hash, rec.name, rec.tier, rec.pendingTier, rec.pendingTierAt, rec.email, rec.verified, now, accountId]);
-  return { ...rec, id: row!.id, createdAt: now, revokedAt: null, accountId: row!.account_id };
+  return withFields(rec, { id: row!.id, createdAt: now, revokedAt: null, accountId: row!.account_id });
 }
 
 export class PgKeys implements KeyStore {

@@ -11,6 +11,7 @@ import { PgAlerts } from './alerts.js';
 import { PG_MIGRATIONS } from './schema.js';
 import { PgWebhooks } from './webhooks.js';
 import { inTransaction, one, pgTypes, rows } from './sql.js';
+import { withFields } from '../../domain/with-fields.js';
 
 export interface PostgresOptions {
   /** Schema holding every table (created when missing); tests give each run its own. */
@@ -164,10 +165,10 @@ export async function createPostgresStore(url: string, opts: PostgresOptions = {
   // An import may wait longer for its connection than a request: a process busy for seconds (a
   // synchronous import into another store beside it, an index build) must not time out a connect
   // that only waited for the event loop. A refused connection still fails at once.
-  const writerPool = new pg.Pool({
-    ...config, max: opts.writerMax ?? 2, pipeline: true, application_name: 'catalog-ingest',
+  const writerPool = new pg.Pool(withFields(config, {
+    max: opts.writerMax ?? 2, pipeline: true, application_name: 'catalog-ingest',
     connectionTimeoutMillis: Math.max(config.connectionTimeoutMillis!, WRITER_CONNECT_TIMEOUT_MS),
-  });
+  }));
   // A connection dropped while idle (database restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   writerPool.on('error', () => undefined);

@@ -3,6 +3,7 @@ import type { BatchListing, BatchPlan } from './ingest-plan.js';
 import type { KeyChanges } from './ingest-match.js';
 import { WRITE_COLUMNS, stateValues } from './columns.js';
 import { arrayLiteral, jsonRows, statement, type Db } from './sql.js';
+import { withFields } from '../../domain/with-fields.js';
 
 /**
  * A batch's writes as a few set-based statements: new listings in one INSERT and changed ones in
@@ -40,7 +41,7 @@ const SIDE = `WITH counted AS (UPDATE counters SET value = value + $16 WHERE nam
     SELECT t.kind, t.listing_id, t.payload, t.created_at FROM unnest($12::text[], $13::int8[], $14::text[], $15::text[])
       WITH ORDINALITY AS t(kind, listing_id, payload, created_at, n) ORDER BY t.n`;
 
-const run = (db: Db, text: string, values: unknown[]) => db.query({ ...statement(text), values });
+const run = (db: Db, text: string, values: unknown[]) => db.query(withFields(statement(text), { values }));
 
 /** Rows as one array literal per column. */
 function columns(rows: ReadonlyArray<readonly unknown[]>, width: number): string[] {

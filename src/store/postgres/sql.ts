@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { withFields } from '../../domain/with-fields.js';
 
 export type Db = pg.Pool | pg.PoolClient;
 
@@ -29,7 +30,7 @@ export function statement(text: string): { name: string; text: string } {
 }
 
 export async function rows<T>(db: Db, text: string, params: unknown[] = [], prepare = false): Promise<T[]> {
-  const res = prepare ? await db.query({ ...statement(text), values: params }) : await db.query(numbered(text), params);
+  const res = prepare ? await db.query(withFields(statement(text), { values: params })) : await db.query(numbered(text), params);
   return res.rows as T[];
 }
 

@@ -4,6 +4,7 @@ import type {
 } from '../types.js';
 import type { Tier } from '../../domain/tier.js';
 import { Statements } from './statements.js';
+import { withFields } from '../../domain/with-fields.js';
 
 export interface KeyRow {
   id: number; prefix: string; hash: string; name: string | null; tier: Tier; pending_tier: Tier | null;
@@ -23,7 +24,7 @@ export function insertKey(db: Database, rec: NewApiKey, now: string, accountId: 
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(rec.prefix, rec.hash, rec.name, rec.tier, rec.pendingTier, rec.pendingTierAt,
     rec.email, rec.verified ? 1 : 0, now, accountId).lastInsertRowid);
   if (accountId === null) db.prepare('UPDATE api_keys SET account_id = id WHERE id = ?').run(id);
-  return { ...rec, id, createdAt: now, revokedAt: null, accountId: accountId ?? id };
+  return withFields(rec, { id, createdAt: now, revokedAt: null, accountId: accountId ?? id });
 }
 
 export class SqliteAccounts implements AccountStore {
