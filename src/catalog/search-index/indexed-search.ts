@@ -72,13 +72,16 @@ export class IndexedSearch {
     this.status = this.status === 'ready' ? 'ready' : 'building';
     const index = new SearchIndex();
     const position = await this.events.lastId();
+    let loaded = 0;
     for await (const doc of this.docs()) {
       if (!index.upsert(doc)) {
         // Ids beyond what the packed postings hold: the store's own search serves instead.
         this.status = 'unavailable';
         return;
       }
+      if (++loaded % LOAD_CHUNK === 0) index.vocabulary.settle();
     }
+    index.vocabulary.settle(true);
     this.index = index;
     this.position = position;
     this.status = 'ready';
