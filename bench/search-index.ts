@@ -58,7 +58,7 @@ async function measure(q: SearchQuery, forgiving: boolean) {
   const run = async () => {
     if (!forgiving) return index.search(q);
     const terms = forgivingQuery(q.text!, index.vocabulary) as TermGroup[];
-    return q.sort === 'relevance' && widened(terms) ? forgivingPage({ ...q, terms }, engine) : index.search({ ...q, terms });
+    return q.sort === 'relevance' && widened(terms) ? forgivingPage({ ...q, terms }, terms, engine) : index.search({ ...q, terms });
   };
   const first = await run();
   const samples: number[] = [];

@@ -281,7 +281,7 @@ export class CatalogService {
    */
   private async find(q: SearchQuery, atHead = false): Promise<SearchResult> {
     if (q.terms && widened(q.terms) && q.sort === 'relevance' && q.afterId === undefined && !q.exceptExact) {
-      const { items, ...rest } = await forgivingPage(withFields(q, { terms: q.terms }), async (one) => {
+      const { items, ...rest } = await forgivingPage(q, q.terms, async (one) => {
         const { listings, ...r } = await this.engine(one, atHead);
         return { items: listings, ...r };
       });

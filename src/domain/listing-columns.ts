@@ -55,8 +55,9 @@ function fieldColumns(s: Pick<ListingState, 'categoryPath' | 'category' | 'url' 
 
 /** Columns derived from a listing's state that exist only to be filtered or sorted on. */
 export function derivedColumns(s: ListingState) {
-  return withFields(fieldColumns(s), { historyDiscountPct: historyDiscountPct(s), priceSgdMinor: s.priceSgd ? sgdMinor(s.priceSgd) : 0,
-    accessory: isAccessoryListing(s) });
+  return withFields(fieldColumns(s), {
+    historyDiscountPct: historyDiscountPct(s), priceSgdMinor: s.priceSgd ? sgdMinor(s.priceSgd) : 0, accessory: isAccessoryListing(s),
+  });
 }
 
 /** How far below its own recent median a listing is priced (0 without history). */
