@@ -34,13 +34,15 @@ export const MAX_PER_KEY = 15;
  * refuses, counts against the key's share), until `take` has accepted MAX_CANDIDATES.
  * `postings(key)` gives the key's ids in ascending order, at least its first MAX_PER_KEY + 1;
  * `take(id)` keeps the listing and says whether it did (false for one already kept or without a
- * profile).
+ * profile). A key is whatever the reader finds postings by: its text, or a number for it.
  */
-export function pickCandidates(keys: readonly string[], self: number, postings: (key: string) => readonly number[], take: (id: number) => boolean): void {
+export function pickCandidates<K>(keys: ArrayLike<K>, self: number, postings: (key: K) => ArrayLike<number>, take: (id: number) => boolean): void {
   let kept = 0;
-  for (const key of keys) {
+  for (let k = 0; k < keys.length; k++) {
+    const ids = postings(keys[k]);
     let taken = 0;
-    for (const id of postings(key)) {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
       if (id === self) continue;
       if (taken++ >= MAX_PER_KEY) break;
       if (take(id) && ++kept >= MAX_CANDIDATES) return;

@@ -1,7 +1,7 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { getHeapStatistics } from 'node:v8';
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { adoptCompact, blockingKeys, chooseGroup, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
+import { adoptCompact, blockingKeys, chooseGroup, compactLength, decodeProfile, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import { indexedCategory, indexForm } from '../../domain/search-text.js';
 import type { KnownLine, NormalizedRecord, StoredColumns } from '../../domain/ingest-record.js';
@@ -14,7 +14,7 @@ import type { WorkerModule } from '../../runtime/worker-module.js';
 import { UnboundedMap } from '../../domain/id-caches.js';
 import { MatchCandidates } from './ingest-candidates.js';
 import { pendingInWorker, pendingWorkerAvailable } from './pending-parallel.js';
-import { PENDING_SQL, readPending, type PendingProfile } from './pending-profiles.js';
+import { KeyNumbers, PENDING_SQL, readPending, type PendingBatch } from './pending-profiles.js';
 import { LISTING_COLUMN_COUNT, listingColumns } from './listing-reads.js';
 import { StoredRowListing } from '../sql/listing-row.js';
 
@@ -81,7 +81,7 @@ export class SqliteIngestWriter {
   /** UPDATE statements by the columns they set (see `update`). */
   private readonly updates = new Map<string, Statement>();
   private readonly run: Transaction<(items: Array<NormalizedRecord | KnownLine>) => KnownBatchResult>;
-  private readonly matchChunk: Transaction<(batch: PendingProfile[]) => boolean>;
+  private readonly matchChunk: Transaction<(batch: PendingBatch) => boolean>;
   private readonly candidates: MatchCandidates;
   private readonly keyInserts: Statement[];
   private readonly stagedKeyInserts: Statement[];
@@ -146,7 +146,7 @@ export class SqliteIngestWriter {
     this.run = db.transaction((records: NormalizedRecord[]) => this.apply(records));
     // False, and nothing written, when a bulk load's memory stopped being the whole store, or
     // would outgrow the heap: the rest is then matched against the store, a little slower.
-    this.matchChunk = db.transaction((batch: PendingProfile[]) => {
+    this.matchChunk = db.transaction((batch: PendingBatch) => {
       if (this.bulk) {
         const why = this.s.lastEvent.get() !== this.lastEventSeen ? 'another writer' : this.memoryFull() ? 'heap limit' : null;
         if (why) {
@@ -154,12 +154,31 @@ export class SqliteIngestWriter {
           return false;
         }
       }
-      for (const p of batch) {
-        adoptCompact(p.profile, p.compact);
-        const group = this.matchProfile(p.id, p.profile, p);
-        if (this.s.setGroup.run(group.groupId, group.text, p.id).changes) this.index(p.id, group, false);
+      const { ids, at, compact, texts, keys, keyNumbers } = batch;
+      // Batches of another key numbering than the load's first (a worker's, then this thread's)
+      // would find other keys' heads: the load ends and they are matched against the store.
+      if (this.bulk && !this.candidates.keptSpace(batch.space)) {
+        this.endedEarly ??= { fromMemory: this.matchedInBulk, because: 'another numbering' };
+        return false;
       }
-      if (this.bulk) this.matchedInBulk += batch.length;
+      const forms = this.bulk ? this.candidates.adoptForms(compact) : -1;
+      for (let k = 0, key = 0; k < ids.length; key += keys[k].length, k++) {
+        const id = ids[k];
+        if (!this.bulk) {
+          // Against the store: the object path, as row-by-row ingest matches.
+          const profile = decodeProfile(texts[k]);
+          adoptCompact(profile, compact.slice(at[k], at[k] + compactLength(compact, at[k])));
+          const group = this.matchProfile(id, profile, { keys: keys[k], profileText: texts[k] });
+          if (this.s.setGroup.run(group.groupId, group.text, id).changes) this.index(id, group, false);
+          continue;
+        }
+        const numbers = keyNumbers.subarray(key, key + keys[k].length);
+        const groupId = this.candidates.chooseKept(id, numbers, compact, at[k], () => decodeProfile(texts[k]));
+        if (!this.s.setGroup.run(groupId, texts[k], id).changes) continue;
+        if (keys[k].length) this.stagedKeyInserts[keys[k].length - 1].run(...keys[k].flatMap((text) => [text, id]));
+        this.candidates.keep(id, groupId, numbers, forms, at[k], texts[k]);
+      }
+      if (this.bulk) this.matchedInBulk += ids.length;
       // Groups changed with no event: servers' cached answers are stale.
       this.s.unlogged.run();
       return true;
@@ -235,7 +254,7 @@ export class SqliteIngestWriter {
     if (!this.db.memory && (opts.profileWorker || pendingWorkerAvailable())) {
       for await (const batch of pendingInWorker(this.db.name, 0, opts.profileWorker)) {
         if (!this.matchChunk.immediate(batch)) break;
-        grouped += batch.length;
+        grouped += batch.ids.length;
         opts.onGrouped?.(grouped);
       }
     }
@@ -281,15 +300,16 @@ export class SqliteIngestWriter {
    */
   matchPending(onGrouped?: (grouped: number) => void): number {
     let grouped = 0;
+    const numbering = new KeyNumbers();
     for (let after = 0; ;) {
-      const batch = readPending(this.s.pending, after);
-      if (!batch.length) return grouped;
+      const batch = readPending(this.s.pending, after, numbering);
+      if (!batch.ids.length) return grouped;
       if (!this.matchChunk.immediate(batch)) {
         this.leaveBulk();
         continue;
       }
-      after = batch[batch.length - 1].id;
-      grouped += batch.length;
+      after = batch.ids[batch.ids.length - 1];
+      grouped += batch.ids.length;
       onGrouped?.(grouped);
     }
   }

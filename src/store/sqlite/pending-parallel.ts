@@ -1,13 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import { compiledWorkerAvailable, type WorkerModule } from '../../runtime/worker-module.js';
-import type { PendingProfile } from './pending-profiles.js';
+import type { PendingBatch } from './pending-profiles.js';
 
 export interface PendingWorkerSetup {
   path: string;
   /** Start after this listing id. */
   after: number;
 }
-export type FromPendingWorker = { type: 'batch'; batch: PendingProfile[] } | { type: 'done' } | { type: 'error'; message: string };
+export type FromPendingWorker = { type: 'batch'; batch: PendingBatch } | { type: 'done' } | { type: 'error'; message: string };
 
 /** Batches the worker may have sent that the matcher has not taken yet. */
 export const AHEAD = 3;
@@ -25,7 +25,7 @@ export function pendingWorkerAvailable(): boolean {
  */
 export async function* pendingInWorker(
   path: string, after: number, runner: WorkerModule = { url: WORKER },
-): AsyncGenerator<PendingProfile[]> {
+): AsyncGenerator<PendingBatch> {
   const worker = new Worker(runner.url, { workerData: { path, after } satisfies PendingWorkerSetup, argv: runner.argv });
   const queue: FromPendingWorker[] = [];
   let failure: Error | null = null;
