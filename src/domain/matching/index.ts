@@ -11,7 +11,7 @@ export { blockingKeys, MAX_CANDIDATES, MAX_KEYS, MAX_PER_KEY, pickCandidates } f
 export { compareProfiles, GROUP_THRESHOLD, WEIGHTS } from './score.js';
 export { chooseGroup, GroupTally, type GroupCandidate } from './group.js';
 export { MemoryBlocks } from './memory-blocks.js';
-export { KEEPER } from './compact-profile.js';
+export { BLOOM, KEEPER } from './compact-profile.js';
 export { adoptCompact, compactLength, compactProfile, CompactWriter, mayBeExact, mayBeExactAt, writeCompact, type CompactProfile } from './prefilter.js';
 export { tokenise, foldText } from './text.js';
 export { CompactArena } from './compact-arena.js';

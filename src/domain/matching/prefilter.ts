@@ -132,21 +132,16 @@ function codeBound(p: Int32Array, a: number, o: Int32Array, b: number): number {
   return any ? Math.max(WEIGHTS.codeSharedWeak, none) : none;
 }
 
-function hasToken(p: Int32Array, a: number, x: number): boolean {
-  for (let i = 0, at = a + p[a + TOKEN_AT]; i < p[a + TOKENS]; i += 1, at += TOKEN_WIDTH) if (p[at] === x) return true;
-  return false;
-}
-
 /**
- * brandSignal's weighted value at its largest. The first profile's tokens are scanned; the other's
- * are looked up among its members (tokens and joins: a superset, so the bound only loosens), which
- * mostly ends at its bloom filter instead of walking its token records.
+ * brandSignal's weighted value at its largest. A brand is looked for among the other's tokens as
+ * one of its members (tokens and joins: a superset, so the bound only loosens), which mostly ends
+ * at the member filter instead of walking its token records.
  */
 function brandBound(p: Int32Array, a: number, o: Int32Array, b: number): number {
   const bp = p[a + BRAND];
   const bo = o[b + BRAND];
-  if (bp !== 0 && bo !== 0) return bp === bo || hasToken(p, a, bo) || member(o, b, bp) ? WEIGHTS.brandEqual : WEIGHTS.brandDifferent;
-  if ((bp !== 0 && member(o, b, bp)) || (bo !== 0 && hasToken(p, a, bo))) return WEIGHTS.brandEqual;
+  if (bp !== 0 && bo !== 0) return bp === bo || member(p, a, bo) || member(o, b, bp) ? WEIGHTS.brandEqual : WEIGHTS.brandDifferent;
+  if ((bp !== 0 && member(o, b, bp)) || (bo !== 0 && member(p, a, bo))) return WEIGHTS.brandEqual;
   if (bp === 0 && bo === 0 && p[a + LEAD_WORD] !== 0 && p[a + LEAD_WORD] === o[b + FIRST_TOKEN]) return WEIGHTS.brandEqual;
   return 0;
 }
@@ -194,6 +189,8 @@ export function mayBeExactAt(p: Int32Array, a: number, o: Int32Array, b: number)
   if (ratio === ratio) {
     z += (ratio <= LOG_OK ? Math.max(w.priceOk, w.priceSuspicious) : w.priceSuspicious) + w.priceLogRatio * Math.min(3, ratio) + RATIO_SLACK;
   }
+  // The codes can add codeSharedStrong at most: often the rest rules the pair out before them.
+  if (z + title + (p[a + CODE_COUNT] === 0 && o[b + CODE_COUNT] === 0 ? 0 : w.codeSharedStrong) < -1e-6) return false;
   z += codeBound(p, a, o, b);
   if (z + title < -1e-6) return false;
   // Version numbers only lower the score.

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
 import {
-  CompactArena, compactProfile, compareProfiles, KEEPER, decodeProfile, encodeProfile, GroupTally, MAX_KEYS, MAX_PER_KEY, mayBeExactAt, pickCandidates,
+  BLOOM, CompactArena, compactProfile, compareProfiles, KEEPER, decodeProfile, encodeProfile, GroupTally, MAX_KEYS, MAX_PER_KEY, mayBeExactAt, pickCandidates,
   PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
 } from '../../domain/matching/index.js';
 import { TwoGenerationCache, UnboundedMap, type IdCache, type KeyCache } from '../../domain/id-caches.js';
@@ -156,6 +156,8 @@ export class MatchCandidates {
   /** The candidates chooseKept found, `found` of them. */
   private readonly ids = new Int32Array(MAX_KEYS * KEEP);
   private found = 0;
+  /** Where chooseKept leaves what it read ahead, so the reads are not optimized away. */
+  touched = 0;
   private readonly keptHead = (key: number) => this.kept!.head(key);
   private readonly takeKept = (id: number) => {
     if (!this.seen.add(id) || !this.kept!.forms.has(id)) return false;
@@ -224,6 +226,15 @@ export class MatchCandidates {
       for (; j >= 0 && ids[j] > x; j--) ids[j + 1] = ids[j];
       ids[j + 1] = x;
     }
+    // Each candidate's first two cache lines, read before any is compared: these reads do not
+    // depend on each other, so the CPU waits for their misses together, not one after another.
+    let touched = 0;
+    for (let i = 0; i < this.found; i++) {
+      const form = kept.forms.array(ids[i]);
+      const at = kept.forms.offset(ids[i]);
+      touched |= form[at] | form[at + BLOOM];
+    }
+    this.touched = touched;
     const tally = this.tally;
     tally.reset();
     let own: MatchProfile | null = null;

@@ -94,6 +94,8 @@ export class SqliteIngestWriter {
    * and any other listing is new without a read.
    */
   private loaded = new UnboundedMap<string, number>();
+  /** Whether a bulk load has moved on to matching, and `loaded` is gone (a write then ends the load). */
+  private storedAll = false;
   /** In an import session or a bulk load of a file database: the WAL checkpoints, off this thread. */
   private checkpointer: WalCheckpointer | null = null;
   /** Whose the checkpointer is: a bulk load's ends with it, an import session's with the store. */
@@ -246,6 +248,9 @@ export class SqliteIngestWriter {
   async finishBulk(opts: { onGrouped?: (grouped: number) => void; profileWorker?: WorkerRunner } = {}): Promise<BulkFinish> {
     if (!this.bulk) return { readIndexMs: 0, grouped: 0, groupMs: 0, indexMs: 0 };
     let t = performance.now();
+    // What only the storing needed: a million keys the collector would otherwise go over again and again.
+    this.loaded = new UnboundedMap();
+    this.storedAll = true;
     // Reads during the matching (a server beside the import) find their indexes already.
     buildReadIndexes(this.db);
     const readIndexMs = performance.now() - t;
@@ -270,6 +275,7 @@ export class SqliteIngestWriter {
 
   private endBulk(): void {
     this.bulk = false;
+    this.storedAll = false;
     this.stopCheckpoints('bulk');
     this.loaded = new UnboundedMap();
     // The memory goes first: a load that ends near the heap limit would otherwise build its indexes
@@ -321,6 +327,8 @@ export class SqliteIngestWriter {
       if (this.bulk) this.endBulkEarly();
       else this.candidates.clear();
     }
+    // A write once the matching has begun (its `loaded` is gone): as from another writer.
+    if (this.bulk && this.storedAll) this.endBulkEarly();
     let lastId = this.s.maxId.get() as number;
     // Taken inside the write lock: batches commit in the order of their change times.
     const changedAt = this.now().toISOString();
