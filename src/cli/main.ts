@@ -103,8 +103,7 @@ async function finishBulk(loader: BulkLoadCapability, s: IngestSummary, readSecs
     + `match indexes built in ${secs(finish.indexMs)} s`);
   const early = finish.endedEarly;
   if (early) {
-    const why = { 'heap limit': 'its memory neared the heap limit', 'another writer': 'another writer wrote', 'another numbering': 'its profiles came from two threads' };
-    console.error(`the bulk load ended early (${why[early.because]}): `
+    console.error(`the bulk load ended early (${early.because === 'heap limit' ? 'its memory neared the heap limit' : 'another writer wrote'}): `
       + `${early.fromMemory} listings were matched from memory, the rest against the store`);
   }
   return finish;

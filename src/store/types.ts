@@ -289,12 +289,8 @@ export interface BulkFinish {
   groupMs: number;
   /** Building the indexes of what matching wrote. */
   indexMs: number;
-  /**
-   * When the matching stopped working from memory before its end, how many it had matched by then,
-   * and why: another writer wrote, the heap neared its limit, or batches came from a second thread
-   * numbering blocking keys its own way (a profile worker's matching followed by the writer's).
-   */
-  endedEarly?: { fromMemory: number; because: 'another writer' | 'heap limit' | 'another numbering' };
+  /** When the matching stopped working from memory before its end, how many it had matched by then, and why. */
+  endedEarly?: { fromMemory: number; because: 'another writer' | 'heap limit' };
 }
 
 /** A store that can take a large import into an empty catalog faster than row by row. */

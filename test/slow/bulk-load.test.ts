@@ -49,10 +49,11 @@ function snapshot(store: SqliteStore) {
   };
 }
 
-// The matching's profile worker, run from the TypeScript sources as the build runs pending-worker.js.
-const profileWorker = { url: new URL('../helpers/ts-worker.mjs', import.meta.url), argv: [new URL('../../src/store/sqlite/pending-worker.js', import.meta.url).href] };
+// The workers, run from the TypeScript sources as the build runs pending-worker.js and match-worker.js.
+const tsWorker = (module: string) => ({ url: new URL('../helpers/ts-worker.mjs', import.meta.url), argv: [new URL(`../../src/store/sqlite/${module}`, import.meta.url).href] });
+const workers = { profile: tsWorker('pending-worker.js'), match: tsWorker('match-worker.js') };
 
-const checkpointWorker = { url: profileWorker.url, argv: [new URL('../../src/store/sqlite/checkpoint-worker.js', import.meta.url).href] };
+const checkpointWorker = tsWorker('checkpoint-worker.js');
 
 /**
  * With the checkpoint worker running: 300 listings ingested into `store` (a file at `path`) grow
@@ -97,7 +98,7 @@ describe('bulk load', () => {
     expect(bulk.catalog.startBulkLoad()).toBe(true);
     const summary = await ingest(bulk, records);
     expect(bulk.db.prepare('SELECT count(*) FROM listings WHERE match_profile IS NULL').pluck().get()).toBe(records.length - 2);
-    const finish = await bulk.catalog.finishBulkLoad({ profileWorker });
+    const finish = await bulk.catalog.finishBulkLoad({ workers });
 
     expect(summary).toMatchObject({ rejected: 0, updated: 2 });
     expect(finish.grouped).toBe(records.length - 2);
@@ -251,7 +252,7 @@ describe('bulk load', () => {
     const product = records.findIndex((r, i) => r.gtin && records.some((o, j) => j > i && o.gtin === r.gtin));
     const twin = { ...records[product], source: 'walmart_us', sku: 'FROM-THE-SERVER', currency: 'USD', url: 'https://www.walmart.com/ip/x/1' };
     await ingest(other, [twin]);
-    const finish = await loader.catalog.finishBulkLoad({ profileWorker });
+    const finish = await loader.catalog.finishBulkLoad({ workers });
     expect(finish.grouped).toBe(600);
     expect(finish.endedEarly).toEqual({ fromMemory: 0, because: 'another writer' });
     expect(loader.db.prepare('SELECT count(*) FROM bulk_load').pluck().get()).toBe(0);
@@ -281,7 +282,7 @@ describe('bulk load', () => {
     let checks = 0;
     expect(loader.catalog.startBulkLoad({ memoryFull: () => ++checks > 1 })).toBe(true);
     await ingest(loader, records, 1000);
-    const finish = await loader.catalog.finishBulkLoad({ profileWorker });
+    const finish = await loader.catalog.finishBulkLoad({ workers });
     expect(finish.grouped).toBe(4500);
     expect(finish.endedEarly).toEqual({ fromMemory: 2000, because: 'heap limit' });
     // Asked before the first chunk, then full for the worker's second and again for the retry that
@@ -301,6 +302,24 @@ describe('bulk load', () => {
     expect(mine.indexes).toEqual(theirs.indexes);
     // Some listings joined another's group, so the chunks after the first found candidates in the store.
     expect(groups(mine).filter(([id, g]) => id !== g).length).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('goes on against the store when the match worker nears its heap limit, with the groups of a row-by-row import', async () => {
+    const records = [...generateDemoRecords({ listings: 2500, seed: 13, historyDays: 0, now: new Date('2026-11-20T00:00:00Z') })];
+    const loader = open('worker-full.db');
+    expect(loader.catalog.startBulkLoad()).toBe(true);
+    await ingest(loader, records, 1000);
+    // A share of 0: the worker stops before its first batch, as one whose heap filled would.
+    const finish = await loader.catalog.finishBulkLoad({ workers: { ...workers, heapShare: 0 } });
+    expect(finish.grouped).toBe(2500);
+    expect(finish.endedEarly).toEqual({ fromMemory: 0, because: 'heap limit' });
+    expect(loader.db.prepare('SELECT count(*) FROM listings WHERE match_profile IS NULL').pluck().get()).toBe(0);
+    const plain = open('plain.db');
+    await ingest(plain, records, 1000);
+    const groups = (s: SqliteStore) => snapshot(s).listings.map((row) => [row[0], row[7]]);
+    expect(groups(loader)).toEqual(groups(plain));
+    expect(snapshot(loader).keys).toEqual(snapshot(plain).keys);
+    expect(groups(loader).filter(([id, g]) => id !== g).length).toBeGreaterThan(50);
   }, 60_000);
 
   it('a server beside it drops its cached answers when the matching changes groups', async () => {

@@ -15,3 +15,4 @@ export { BLOOM, KEEPER } from './compact-profile.js';
 export { adoptCompact, compactLength, compactProfile, CompactWriter, mayBeExact, mayBeExactAt, writeCompact, type CompactProfile } from './prefilter.js';
 export { tokenise, foldText } from './text.js';
 export { CompactArena } from './compact-arena.js';
+export { BulkMatcher, KeyNumbers, type MatchBatch } from './bulk-matcher.js';

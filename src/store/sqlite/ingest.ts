@@ -1,7 +1,7 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import { getHeapStatistics } from 'node:v8';
+import { heapNearLimit } from '../../runtime/heap.js';
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { adoptCompact, blockingKeys, chooseGroup, compactLength, decodeProfile, encodeProfile, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
+import { adoptCompact, blockingKeys, BulkMatcher, chooseGroup, decodeProfile, encodeProfile, KeyNumbers, MAX_KEYS, type MatchProfile } from '../../domain/matching/index.js';
 import { planIngest, type ListingState } from '../../domain/ingest-rules.js';
 import { indexedCategory, indexForm } from '../../domain/search-text.js';
 import type { KnownLine, NormalizedRecord, StoredColumns } from '../../domain/ingest-record.js';
@@ -13,8 +13,8 @@ import { WalCheckpointer } from './checkpointer.js';
 import type { WorkerModule } from '../../runtime/worker-module.js';
 import { UnboundedMap } from '../../domain/id-caches.js';
 import { MatchCandidates } from './ingest-candidates.js';
-import { pendingInWorker, pendingWorkerAvailable } from './pending-parallel.js';
-import { KeyNumbers, PENDING_SQL, readPending, type PendingBatch } from './pending-profiles.js';
+import { matchedInWorkers, matchWorkersAvailable, type MatchWorkers } from './pending-parallel.js';
+import { eachMatched, PENDING_SQL, readPending, type MatchedBatch } from './pending-profiles.js';
 import { LISTING_COLUMN_COUNT, listingColumns } from './listing-reads.js';
 import { StoredRowListing } from '../sql/listing-row.js';
 
@@ -22,14 +22,6 @@ import { StoredRowListing } from '../sql/listing-row.js';
 export type WorkerRunner = WorkerModule;
 
 const HISTORY_WINDOW_MS = 90 * 86400_000;
-/** Share of V8's heap limit past which a bulk load's matching stops holding the whole store in memory. */
-const BULK_HEAP_SHARE = 0.7;
-
-/** Whether the JS heap is near its limit: a bulk load's memory grows with the store (about 1.5 KB a listing). */
-function heapNearLimit(): boolean {
-  const h = getHeapStatistics();
-  return h.used_heap_size > BULK_HEAP_SHARE * h.heap_size_limit;
-}
 /** Where `find` and `byId` put whether the listing is pending (after the listing's columns). */
 const PENDING = LISTING_COLUMN_COUNT;
 
@@ -81,7 +73,7 @@ export class SqliteIngestWriter {
   /** UPDATE statements by the columns they set (see `update`). */
   private readonly updates = new Map<string, Statement>();
   private readonly run: Transaction<(items: Array<NormalizedRecord | KnownLine>) => KnownBatchResult>;
-  private readonly matchChunk: Transaction<(batch: PendingBatch) => boolean>;
+  private readonly matchChunk: Transaction<(batch: MatchedBatch) => boolean>;
   private readonly candidates: MatchCandidates;
   private readonly keyInserts: Statement[];
   private readonly stagedKeyInserts: Statement[];
@@ -96,6 +88,12 @@ export class SqliteIngestWriter {
   private loaded = new UnboundedMap<string, number>();
   /** Whether a bulk load has moved on to matching, and `loaded` is gone (a write then ends the load). */
   private storedAll = false;
+  /** A bulk load's matching on this thread (without match workers), and its key numbers; null when none runs here. */
+  private matcher: { matcher: BulkMatcher; numbering: KeyNumbers } | null = null;
+  /** Whether the match worker stopped as its heap neared the limit. */
+  private matcherFull = false;
+  /** Whether match workers matched this load: no matcher here has seen what they matched. */
+  private matchedElsewhere = false;
   /** In an import session or a bulk load of a file database: the WAL checkpoints, off this thread. */
   private checkpointer: WalCheckpointer | null = null;
   /** Whose the checkpointer is: a bulk load's ends with it, an import session's with the store. */
@@ -148,38 +146,28 @@ export class SqliteIngestWriter {
     this.run = db.transaction((records: NormalizedRecord[]) => this.apply(records));
     // False, and nothing written, when a bulk load's memory stopped being the whole store, or
     // would outgrow the heap: the rest is then matched against the store, a little slower.
-    this.matchChunk = db.transaction((batch: PendingBatch) => {
+    this.matchChunk = db.transaction((batch: MatchedBatch) => {
       if (this.bulk) {
-        const why = this.s.lastEvent.get() !== this.lastEventSeen ? 'another writer' : this.memoryFull() ? 'heap limit' : null;
+        const why = this.s.lastEvent.get() !== this.lastEventSeen ? 'another writer' : this.matcherFull || this.memoryFull() ? 'heap limit' : null;
         if (why) {
           this.endedEarly ??= { fromMemory: this.matchedInBulk, because: why };
           return false;
         }
+        // Not matched by a matcher that saw the whole load: against the store, once the load has ended.
+        if (batch.groups === null) return false;
       }
-      const { ids, at, compact, texts, keys, keyNumbers } = batch;
-      // Batches of another key numbering than the load's first (a worker's, then this thread's)
-      // would find other keys' heads: the load ends and they are matched against the store.
-      if (this.bulk && !this.candidates.keptSpace(batch.space)) {
-        this.endedEarly ??= { fromMemory: this.matchedInBulk, because: 'another numbering' };
-        return false;
-      }
-      const forms = this.bulk ? this.candidates.adoptForms(compact) : -1;
-      for (let k = 0, key = 0; k < ids.length; key += keys[k].length, k++) {
+      const { ids, groups } = batch;
+      eachMatched(batch, (k, text, keys) => {
         const id = ids[k];
-        if (!this.bulk) {
+        if (groups === null || !this.bulk) {
           // Against the store: the object path, as row-by-row ingest matches.
-          const profile = decodeProfile(texts[k]);
-          adoptCompact(profile, compact.slice(at[k], at[k] + compactLength(compact, at[k])));
-          const group = this.matchProfile(id, profile, { keys: keys[k], profileText: texts[k] });
+          const group = this.matchProfile(id, decodeProfile(text), { keys, profileText: text });
           if (this.s.setGroup.run(group.groupId, group.text, id).changes) this.index(id, group, false);
-          continue;
+          return;
         }
-        const numbers = keyNumbers.subarray(key, key + keys[k].length);
-        const groupId = this.candidates.chooseKept(id, numbers, compact, at[k], () => decodeProfile(texts[k]));
-        if (!this.s.setGroup.run(groupId, texts[k], id).changes) continue;
-        if (keys[k].length) this.stagedKeyInserts[keys[k].length - 1].run(...keys[k].flatMap((text) => [text, id]));
-        this.candidates.keep(id, groupId, numbers, forms, at[k], texts[k]);
-      }
+        if (!this.s.setGroup.run(groups[k], text, id).changes) return;
+        if (keys.length) this.stagedKeyInserts[keys.length - 1].run(...keys.flatMap((key) => [key, id]));
+      });
       if (this.bulk) this.matchedInBulk += ids.length;
       // Groups changed with no event: servers' cached answers are stale.
       this.s.unlogged.run();
@@ -235,7 +223,9 @@ export class SqliteIngestWriter {
       this.checkpointer = WalCheckpointer.start(this.db, opts.checkpointWorker);
       this.checkpointsFor = 'bulk';
     }
-    this.candidates.setComplete(true);
+    this.candidates.clear();
+    this.matcherFull = false;
+    this.matchedElsewhere = false;
     this.lastEventSeen = this.s.lastEvent.get() as number;
     return true;
   }
@@ -243,9 +233,10 @@ export class SqliteIngestWriter {
   /**
    * Ends a bulk load (a no-op outside one): the read indexes are built, the pending listings
    * matched from memory (their keys staged), then the staged keys merged and the group index built.
-   * The profiles are built in a worker thread ahead of the matching where the store is a file.
+   * Where the store is a file, one worker thread builds the profiles and a second matches them
+   * (BulkMatcher), so this thread only stores the groups; elsewhere all of it runs here.
    */
-  async finishBulk(opts: { onGrouped?: (grouped: number) => void; profileWorker?: WorkerRunner } = {}): Promise<BulkFinish> {
+  async finishBulk(opts: { onGrouped?: (grouped: number) => void; workers?: MatchWorkers } = {}): Promise<BulkFinish> {
     if (!this.bulk) return { readIndexMs: 0, grouped: 0, groupMs: 0, indexMs: 0 };
     let t = performance.now();
     // What only the storing needed: a million keys the collector would otherwise go over again and again.
@@ -256,14 +247,16 @@ export class SqliteIngestWriter {
     const readIndexMs = performance.now() - t;
     t = performance.now();
     let grouped = 0;
-    if (!this.db.memory && (opts.profileWorker || pendingWorkerAvailable())) {
-      for await (const batch of pendingInWorker(this.db.name, 0, opts.profileWorker)) {
+    if (!this.db.memory && (opts.workers || matchWorkersAvailable())) {
+      const full = () => { this.matcherFull = true; };
+      for await (const batch of matchedInWorkers(this.db.name, 0, { workers: opts.workers, onFull: full })) {
         if (!this.matchChunk.immediate(batch)) break;
         grouped += batch.ids.length;
         opts.onGrouped?.(grouped);
       }
+      this.matchedElsewhere = true;
     }
-    // Whatever the worker did not match (all of it without one), here.
+    // Whatever the workers did not match (all of it without them), here.
     grouped += this.matchPending((n) => opts.onGrouped?.(grouped + n));
     const endedEarly = this.endedEarly;
     if (!this.bulk) return { readIndexMs, grouped, groupMs: performance.now() - t, indexMs: 0, ...(endedEarly && { endedEarly }) };
@@ -280,7 +273,7 @@ export class SqliteIngestWriter {
     this.loaded = new UnboundedMap();
     // The memory goes first: a load that ends near the heap limit would otherwise build its indexes
     // there, between back-to-back full collections.
-    this.candidates.setComplete(false);
+    this.matcher = null;
     finishBulkLoad(this.db);
   }
 
@@ -306,16 +299,18 @@ export class SqliteIngestWriter {
    */
   matchPending(onGrouped?: (grouped: number) => void): number {
     let grouped = 0;
-    const numbering = new KeyNumbers();
     for (let after = 0; ;) {
-      const batch = readPending(this.s.pending, after, numbering);
-      if (!batch.ids.length) return grouped;
+      const here = this.bulk && !this.matchedElsewhere ? (this.matcher ??= { matcher: new BulkMatcher(), numbering: new KeyNumbers() }) : null;
+      const pending = readPending(this.s.pending, after, here?.numbering ?? new KeyNumbers());
+      if (!pending.ids.length) return grouped;
+      const { ids, texts, textEnds, keys, keyEnds } = pending;
+      const batch = { ids, groups: here ? here.matcher.match(pending) : null, texts, textEnds, keys, keyEnds };
       if (!this.matchChunk.immediate(batch)) {
         this.leaveBulk();
         continue;
       }
-      after = batch.ids[batch.ids.length - 1];
-      grouped += batch.ids.length;
+      after = pending.ids[pending.ids.length - 1];
+      grouped += pending.ids.length;
       onGrouped?.(grouped);
     }
   }

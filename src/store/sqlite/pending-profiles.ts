@@ -1,7 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
-import { blockingKeys, CompactWriter, encodeProfile, writeCompact } from '../../domain/matching/index.js';
-import { UnboundedMap } from '../../domain/id-caches.js';
+import { blockingKeys, CompactWriter, encodeProfile, writeCompact, type KeyNumbers, type MatchBatch } from '../../domain/matching/index.js';
 
 /** Listings matched per transaction (and per batch a profile worker sends) when a bulk load matches what it stored. */
 export const PENDING_CHUNK = 2000;
@@ -16,61 +15,35 @@ interface PendingRow {
 }
 
 /**
- * Numbers the distinct blocking keys of one bulk load's matching in the order they are first met,
- * on the thread that builds the profiles: the matcher keeps each key's posting head in arrays at
- * its number and never hashes a key's text. `space` tells one numbering from another.
- */
-export class KeyNumbers {
-  private readonly numbers = new UnboundedMap<string, number>();
-  private next = 0;
-  readonly space = Math.floor(Math.random() * 2 ** 31);
-
-  of(key: string): number {
-    let n = this.numbers.get(key);
-    if (n === undefined) {
-      n = this.next++;
-      this.numbers.set(key, n);
-    }
-    return n;
-  }
-}
-
-/**
  * Pending listings with everything their matching needs, built from their rows alone (on any
- * thread), packed as a few arrays: a worker posts them with their buffers moved, not copied, and
- * the matcher keeps what it keeps in arenas, so neither side makes an object per listing.
+ * thread), packed as a few arrays and strings (MatchBatch): a worker posts them with their
+ * buffers moved, not copied, and the matcher keeps the forms where they arrived. `keys` has the
+ * blocking keys' texts, for the writer to store: each listing's, in `keyNumbers`' order, each
+ * followed by a newline (no key holds one).
  */
-export interface PendingBatch {
-  ids: Int32Array;
-  /** Where each listing's compact form starts in `compact`. */
-  at: Int32Array;
-  /** The compact forms (compactProfile), one after another. */
-  compact: Int32Array;
-  /** encodeProfile(profile) of each, as stored. */
-  texts: string[];
-  /** blockingKeys(profile) of each. */
-  keys: string[][];
-  /** The keys' numbers (KeyNumbers), all listings' one after another. */
-  keyNumbers: Int32Array;
-  /** Which numbering they are of. */
-  space: number;
-}
+export type PendingBatch = MatchBatch & { keys: string };
 
 /** The buffers a batch can move to another thread. */
-export const batchBuffers = (b: PendingBatch): ArrayBuffer[] => [b.ids.buffer, b.at.buffer, b.compact.buffer, b.keyNumbers.buffer] as ArrayBuffer[];
+export const batchBuffers = (b: PendingBatch): ArrayBuffer[] =>
+  [b.ids.buffer, b.at.buffer, b.compact.buffer, b.textEnds.buffer, b.keyNumbers.buffer, b.keyEnds.buffer] as ArrayBuffer[];
 
 const forms = new CompactWriter(1 << 18);
 
-/** The pending listings after `after` (read through PENDING_SQL), their profiles built; empty (no ids) at the end. */
+/** The pending listings after `after` (read through PENDING_SQL), their profiles built, keys numbered by `numbering`; empty (no ids) at the end. */
 export function readPending(pending: Statement, after: number, numbering: KeyNumbers): PendingBatch {
   const rows = pending.all(after) as PendingRow[];
-  const ids = new Int32Array(rows.length);
-  const at = new Int32Array(rows.length);
-  const texts: string[] = [];
-  const keys: string[][] = [];
+  const n = rows.length;
+  const ids = new Int32Array(n);
+  const at = new Int32Array(n);
+  const textEnds = new Int32Array(n);
+  const keyEnds = new Int32Array(n);
   const numbers: number[] = [];
+  // Joined once at the end: a string grown by += is a tree of pieces, flattened again by each reader.
+  const texts: string[] = [];
+  const keys: string[] = [];
+  let textLength = 0;
   forms.reset();
-  for (let i = 0; i < rows.length; i++) {
+  for (let i = 0; i < n; i++) {
     const row = rows[i];
     const profile = profileOfListing({
       title: row.title, description: row.description, brand: row.brand, gtin: row.gtin, mpn: row.mpn,
@@ -78,10 +51,38 @@ export function readPending(pending: Statement, after: number, numbering: KeyNum
     });
     ids[i] = row.id;
     at[i] = writeCompact(profile, forms);
-    texts.push(encodeProfile(profile));
-    const own = blockingKeys(profile);
-    keys.push(own);
-    for (const key of own) numbers.push(numbering.of(key));
+    const text = encodeProfile(profile);
+    texts.push(text);
+    textLength += text.length;
+    textEnds[i] = textLength;
+    for (const key of blockingKeys(profile)) {
+      numbers.push(numbering.of(key));
+      keys.push(key, '\n');
+    }
+    keyEnds[i] = numbers.length;
   }
-  return { ids, at, compact: forms.h.slice(0, forms.length), texts, keys, keyNumbers: Int32Array.from(numbers), space: numbering.space };
+  return {
+    ids, at, compact: forms.h.slice(0, forms.length), texts: texts.join(''), textEnds, keyNumbers: Int32Array.from(numbers), keyEnds, keys: keys.join(''),
+  };
+}
+
+/**
+ * A batch matched: each listing's group (null when it is to be matched against the store, by the
+ * writer), its profile text and blocking keys as in PendingBatch.
+ */
+export interface MatchedBatch {
+  ids: Int32Array;
+  groups: Int32Array | null;
+  texts: string;
+  textEnds: Int32Array;
+  keys: string;
+  keyEnds: Int32Array;
+}
+
+/** A matched batch's texts and keys, listing by listing. */
+export function eachMatched(b: MatchedBatch, visit: (k: number, text: string, keys: string[]) => void): void {
+  const keys = b.keys === '' ? [] : b.keys.split('\n');
+  for (let k = 0, text = 0, key = 0; k < b.ids.length; text = b.textEnds[k], key = b.keyEnds[k], k++) {
+    visit(k, b.texts.slice(text, b.textEnds[k]), keys.slice(key, b.keyEnds[k]));
+  }
 }

@@ -1,20 +1,21 @@
-// Builds the profiles of a bulk load's pending listings in a worker thread, ahead of the thread
-// that matches them: reads them in id order from its own read-only connection and sends them in
-// batches, never more than AHEAD unacknowledged. See `pendingInWorker` in pending-parallel.ts.
-import { parentPort, workerData } from 'node:worker_threads';
+// Builds the profiles of a bulk load's pending listings in a worker thread, ahead of the matching:
+// reads them in id order from its own read-only connection and sends them in batches to the match
+// worker (its port), never more than AHEAD it has not taken. See pending-parallel.ts.
+import { workerData, type MessagePort } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { batchBuffers, KeyNumbers, PENDING_SQL, readPending } from './pending-profiles.js';
-import { AHEAD, type FromPendingWorker, type PendingWorkerSetup } from './pending-parallel.js';
+import { KeyNumbers } from '../../domain/matching/index.js';
+import { batchBuffers, PENDING_SQL, readPending } from './pending-profiles.js';
+import { AHEAD, type FromProfileWorker, type ProfileWorkerSetup } from './pending-parallel.js';
 
-const setup = workerData as PendingWorkerSetup;
-const port = parentPort!;
+const setup = workerData as ProfileWorkerSetup;
+const port: MessagePort = setup.port;
 let taken = 0;
 let wake: (() => void) | null = null;
 port.on('message', () => {
   taken++;
   wake?.();
 });
-const send = (m: FromPendingWorker) => port.postMessage(m, m.type === 'batch' ? batchBuffers(m.batch) : []);
+const send = (m: FromProfileWorker) => port.postMessage(m, m.type === 'batch' ? batchBuffers(m.batch) : []);
 
 try {
   const db = new BetterSqlite3(setup.path, { readonly: true });
@@ -36,3 +37,4 @@ try {
 } catch (e) {
   send({ type: 'error', message: (e as Error).message });
 }
+port.close();
