@@ -37,4 +37,3 @@ try {
 } catch (e) {
   send({ type: 'error', message: (e as Error).message });
 }
-port.close();
