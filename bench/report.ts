@@ -1,6 +1,7 @@
 /**
  * `npx tsx bench/report.ts bench/out/results-....json`: the Markdown of one `npm run bench` result,
- * as bench/run.ts prints it and bench/RESULTS.md records it.
+ * as bench/run.ts prints it and bench/RESULTS.md records it. Given several results (one store at
+ * several sizes), their growth table instead.
  */
 import { readFileSync } from 'node:fs';
 
@@ -72,6 +73,8 @@ export function renderRealtime(r: Realtime): string {
 }
 
 const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
+/** A row's share of the mean of the ceilings run just before and after it; null without them. */
+const shareOfNeighbours = (x: Row): string | null => (x.neighbours ? pct(x.rps, (x.neighbours[0] + x.neighbours[1]) / 2) : null);
 
 export function renderResult(r: BenchResult): string {
   const c = r.ceilings.map((x) => x.rps);
@@ -90,7 +93,7 @@ export function renderResult(r: BenchResult): string {
   const above: string[] = [];
   for (const x of r.rows) {
     const [b, a] = x.neighbours ?? [0, 0];
-    const share = x.neighbours ? `${pct(x.rps, (a + b) / 2)} (${pct(x.rps, b)}-${pct(x.rps, a)})` : '';
+    const share = x.neighbours ? `${shareOfNeighbours(x)} (${pct(x.rps, b)}-${pct(x.rps, a)})` : '';
     if (x.neighbours && x.rps > Math.min(a, b)) above.push(x.name);
     if (x.own && x.rps > x.own) above.push(`${x.name} (its own ceiling)`);
     // By CPU: the ceiling's CPU per request over the endpoint's, as the share would be on a server doing nothing else.
@@ -119,6 +122,47 @@ export function renderResult(r: BenchResult): string {
   return lines.join('\n');
 }
 
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Results of one store at several sizes as one table (issue 27 item 5): each row's req/s, p99 and
+ * share of its neighbouring ceilings by size, then the ceilings, the imports and the server's
+ * memory, and how that memory grows a listing between sizes.
+ */
+export function renderGrowth(results: BenchResult[]): string {
+  const runs = [...results].sort((a, b) => a.listings - b.listings);
+  const names = [...new Set(runs.flatMap((r) => r.rows.map((x) => x.name)))];
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const lines = [
+    `store ${[...new Set(runs.map((r) => r.store))].join(', ')}; commits ${runs.map((r) => `${count(r.listings)}: ${r.commit}`).join(', ')}; `
+      + `cells: req/s, p99 ms, share of the neighbouring ceilings`,
+    '',
+    line(['', ...runs.map((r) => count(r.listings))]),
+    line(['---', ...runs.map(() => '---')]),
+  ];
+  for (const name of names) {
+    lines.push(line([name.trim(), ...runs.map((r) => {
+      const x = r.rows.find((row) => row.name === name);
+      return x ? [count(Math.round(x.rps)), x.p99, shareOfNeighbours(x)].filter((v) => v !== null).join(', ') : '';
+    })]));
+  }
+  const span = (xs: number[]) => `${count(Math.min(...xs))}-${count(Math.max(...xs))}`;
+  lines.push(line(['ceiling req/s (its runs)', ...runs.map((r) => `${span(r.ceilings.map((c) => c.rps))} (${r.ceilings.length})`)]));
+  lines.push(line(['import: stored, done (µs a line end to end)', ...runs.map((r) => (r.import
+    ? `${r.import.storedSeconds ?? '?'} s, ${r.import.seconds.toFixed(1)} s (${Math.round((r.import.seconds * 1e6) / r.listings)})` : ''))]));
+  lines.push(line(['re-import a day later (a tenth of prices changed)', ...runs.map((r) => (r.reimport ? `${r.reimport.seconds.toFixed(1)} s` : ''))]));
+  lines.push(line(['server peak RSS', ...runs.map((r) => `${count(r.serverPeakRssMb)} MB`)]));
+  const growth = runs.slice(1).flatMap((r, i) => {
+    const before = runs[i];
+    if (r.listings === before.listings) return [];
+    const kb = ((r.serverPeakRssMb - before.serverPeakRssMb) * 1024) / (r.listings - before.listings);
+    return [`${count(before.listings)} to ${count(r.listings)}: ${kb.toFixed(2)} KB a listing`];
+  });
+  if (growth.length) lines.push('', `server RSS growth: ${growth.join('; ')}`);
+  return lines.join('\n');
+}
+
 if (process.argv[1]?.endsWith('report.ts') && process.argv[2]) {
-  console.log(renderResult(JSON.parse(readFileSync(process.argv[2], 'utf8')) as BenchResult));
+  const results = process.argv.slice(2).map((f) => JSON.parse(readFileSync(f, 'utf8')) as BenchResult);
+  console.log(results.length === 1 ? renderResult(results[0]) : renderGrowth(results));
 }
