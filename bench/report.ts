@@ -16,6 +16,8 @@ export interface Row {
   own?: number;
   /** The server's CPU time (user and system) per request answered in the measured run, µs. */
   cpuUs?: number;
+  /** Bytes the load generator read an answer, status line and headers included (since 2026-12-01). */
+  bytes?: number;
   /** The ceiling's CPU per request in the runs just before and after this one. */
   neighbourCpuUs?: [number, number];
 }
@@ -87,8 +89,8 @@ export function renderResult(r: BenchResult): string {
     `ceiling (bare Fastify, 1 KB JSON), ${c.length} runs between the endpoints: ${Math.min(...c)}-${Math.max(...c)} req/s, p99 ${Math.min(...p99s)}-${Math.max(...p99s)} ms`
       + (cpus.length ? `, ${Math.min(...cpus)}-${Math.max(...cpus)} µs of CPU a request` : ''),
     '',
-    '| endpoint | req/s | p50 ms | p99 ms | of ceiling (before-after) | of its own ceiling | server CPU µs/req | by CPU | errors |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| endpoint | req/s | p50 ms | p99 ms | of ceiling (before-after) | of its own ceiling | server CPU µs/req | by CPU | bytes/answer | errors |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   const above: string[] = [];
   for (const x of r.rows) {
@@ -98,7 +100,7 @@ export function renderResult(r: BenchResult): string {
     if (x.own && x.rps > x.own) above.push(`${x.name} (its own ceiling)`);
     // By CPU: the ceiling's CPU per request over the endpoint's, as the share would be on a server doing nothing else.
     const byCpu = x.cpuUs && x.neighbourCpuUs ? pct((x.neighbourCpuUs[0] + x.neighbourCpuUs[1]) / 2, x.cpuUs) : '';
-    lines.push(`| ${x.name} | ${x.rps} | ${x.p50} | ${x.p99} | ${share} | ${x.own ? pct(x.rps, x.own) : ''} | ${x.cpuUs ?? ''} | ${byCpu} | ${x.errors} |`);
+    lines.push(`| ${x.name} | ${x.rps} | ${x.p50} | ${x.p99} | ${share} | ${x.own ? pct(x.rps, x.own) : ''} | ${x.cpuUs ?? ''} | ${byCpu} | ${x.bytes ?? ''} | ${x.errors} |`);
   }
   const ranked = r.rows.find((x) => x.name === RANKED);
   const ours = r.rows.find((x) => x.name === 'search (limit 20, mix)');
@@ -135,7 +137,7 @@ export function renderGrowth(results: BenchResult[]): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   const lines = [
     `store ${[...new Set(runs.map((r) => r.store))].join(', ')}; commits ${runs.map((r) => `${count(r.listings)}: ${r.commit}`).join(', ')}; `
-      + `cells: req/s, p99 ms, share of the neighbouring ceilings`,
+      + `cells: req/s, p99 ms, share of the neighbouring ceilings, bytes an answer (headers included)`,
     '',
     line(['', ...runs.map((r) => count(r.listings))]),
     line(['---', ...runs.map(() => '---')]),
@@ -143,7 +145,8 @@ export function renderGrowth(results: BenchResult[]): string {
   for (const name of names) {
     lines.push(line([name.trim(), ...runs.map((r) => {
       const x = r.rows.find((row) => row.name === name);
-      return x ? [count(Math.round(x.rps)), x.p99, shareOfNeighbours(x)].filter((v) => v !== null).join(', ') : '';
+      return x ? [count(Math.round(x.rps)), x.p99, shareOfNeighbours(x), x.bytes === undefined ? null : `${count(x.bytes)} B`]
+        .filter((v) => v !== null).join(', ') : '';
     })]));
   }
   const span = (xs: number[]) => `${count(Math.min(...xs))}-${count(Math.max(...xs))}`;

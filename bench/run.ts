@@ -180,7 +180,7 @@ async function load(name: string, url: string, path: (i: number) => string, head
   const cpu0 = pid ? cpuMicros(pid) : NaN;
   const r = await generate(url, connections, DURATION, headers, path, body);
   const cpuUs = pid ? Math.round(((cpuMicros(pid) - cpu0) / Math.max(1, r.requests)) * 10) / 10 : NaN;
-  return { name, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, ...(Number.isFinite(cpuUs) ? { cpuUs } : {}) };
+  return { name, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, bytes: r.bytesPerAnswer, ...(Number.isFinite(cpuUs) ? { cpuUs } : {}) };
 }
 
 /** One load of `url`: the i-th request asks `path(i)`, POSTing `body(i)` where given. */
@@ -198,7 +198,10 @@ const byAutocannon: Generator = async (url, connections, duration, headers, path
       },
     }],
   });
-  return { requests: r.requests.total, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  return {
+    requests: r.requests.total, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx,
+    bytesPerAnswer: Math.round(r.throughput.total / Math.max(1, r.requests.total)),
+  };
 };
 
 /**

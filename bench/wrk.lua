@@ -35,7 +35,7 @@ end
 function done(summary, latency, _)
   local e = summary.errors
   io.write(string.format(
-    '{"requests":%d,"duration_us":%d,"p50_us":%d,"p99_us":%d,"errors":%d,"non2xx":%d}\n',
+    '{"requests":%d,"duration_us":%d,"p50_us":%d,"p99_us":%d,"errors":%d,"non2xx":%d,"bytes":%d}\n',
     summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
-    e.connect + e.read + e.write + e.timeout, e.status))
+    e.connect + e.read + e.write + e.timeout, e.status, summary.bytes))
 end

@@ -11,7 +11,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 export interface WrkRequest { method: 'GET' | 'POST'; path: string; body?: string }
-export interface LoadRun { requests: number; rps: number; p50: number; p99: number; errors: number }
+export interface LoadRun {
+  requests: number; rps: number; p50: number; p99: number; errors: number;
+  /** Bytes read a request answered, status line and headers included: what the server wrote for each. */
+  bytesPerAnswer: number;
+}
 
 /** wrk's version line, or null where it is not installed. */
 export function wrkVersion(): string | null {
@@ -37,12 +41,12 @@ export async function wrk(url: string, connections: number, seconds: number, hea
     const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s',
       '-s', script, url, '--', requestFile, headerFile], { maxBuffer: 1 << 20 });
     const r = JSON.parse(stdout.trim().split('\n').pop()!) as {
-      requests: number; duration_us: number; p50_us: number; p99_us: number; errors: number; non2xx: number;
+      requests: number; duration_us: number; p50_us: number; p99_us: number; errors: number; non2xx: number; bytes: number;
     };
     const ms = (us: number) => Math.round(us / 10) / 100;
     return {
       requests: r.requests, rps: Math.round((r.requests * 1e6) / r.duration_us), p50: ms(r.p50_us), p99: ms(r.p99_us),
-      errors: r.errors + r.non2xx,
+      errors: r.errors + r.non2xx, bytesPerAnswer: Math.round(r.bytes / Math.max(1, r.requests)),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

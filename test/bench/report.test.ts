@@ -17,12 +17,12 @@ describe('bench report', () => {
       { name: 'id detail (2,000 ids)', rps: 15_000, p50: 1, p99: 4, errors: 0, neighbours: [20_000, 30_000] },
     ]);
     const large = result(3_000_000, 1_450, [
-      { name: 'id detail (2,000 ids)', rps: 12_500, p50: 1, p99: 5, errors: 0, neighbours: [25_000, 25_000] },
+      { name: 'id detail (2,000 ids)', rps: 12_500, p50: 1, p99: 5, errors: 0, neighbours: [25_000, 25_000], bytes: 1_530 },
       { name: '  search, 1 connection', rps: 3_000.4, p50: 0.3, p99: 2.5, errors: 0 },
     ]);
     const table = renderGrowth([large, small]).split('\n');
     expect(table).toContain('|  | 100,000 | 3,000,000 |');
-    expect(table).toContain('| id detail (2,000 ids) | 15,000, 4, 60.0% | 12,500, 5, 50.0% |');
+    expect(table).toContain('| id detail (2,000 ids) | 15,000, 4, 60.0% | 12,500, 5, 50.0%, 1,530 B |');
     // A row one run lacks is left empty there; a row with no ceiling beside it has no share.
     expect(table).toContain('| search, 1 connection |  | 3,000, 2.5 |');
     expect(table).toContain('| import: stored, done (µs a line end to end) | 4 s, 10.0 s (100) | 120 s, 300.0 s (100) |');

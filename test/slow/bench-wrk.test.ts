@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrk, wrkVersion, type WrkRequest } from '../../bench/wrk.js';
 
@@ -11,6 +12,9 @@ import { wrk, wrkVersion, type WrkRequest } from '../../bench/wrk.js';
  */
 describe.skipIf(!wrkVersion())('bench/wrk.ts', () => {
   const seen: Array<{ method: string; url: string; auth?: string; type?: string; body: string }> = [];
+  // What the server wrote for each answer (its headers' length does not vary), by the socket's count.
+  const written = new Map<Socket, number>();
+  const answerBytes = new Set<number>();
   let server: Server;
   let url: string;
   beforeAll(async () => {
@@ -20,6 +24,11 @@ describe.skipIf(!wrkVersion())('bench/wrk.ts', () => {
       req.on('data', (chunk: string) => { body += chunk; });
       req.on('end', () => {
         seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, type: req.headers['content-type'], body });
+        const before = written.get(req.socket) ?? 0;
+        res.on('finish', () => {
+          answerBytes.add(req.socket.bytesWritten - before);
+          written.set(req.socket, req.socket.bytesWritten);
+        });
         res.writeHead(req.url === '/fail' ? 500 : 200, { 'content-type': 'application/json' }).end('{"ok":true}');
       });
     });
@@ -41,6 +50,9 @@ describe.skipIf(!wrkVersion())('bench/wrk.ts', () => {
     expect(run.errors).toBe(0);
     expect(run.requests).toBeGreaterThan(30);
     expect(run.p99).toBeGreaterThanOrEqual(run.p50);
+    // Every answer has the same length: the bytes wrk read, over the answers it counted.
+    expect([...answerBytes]).toHaveLength(1);
+    expect(run.bytesPerAnswer).toBe([...answerBytes][0]);
     // One connection: what arrives is the list, in order, from the top again at its end; the
     // last request may have arrived after wrk stopped counting. wrk takes the first request
     // before the run and never sends it (bench/wrk.lua), so the second arrives first.
