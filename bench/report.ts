@@ -28,7 +28,8 @@ export interface BenchResult {
   /** As it names itself (`wrk debian/4.1.0-3+b2`, `autocannon 8.0.0`); results from before 2026-11-29 were autocannon's. */
   loadGenerator?: string;
   ceilings: Row[]; rows: Row[];
-  import: { seconds: number; storedSeconds: number | null } | null;
+  /** `steps`: the bulk load's own report of its steps, as `catalog import` printed them (since 2026-12-01). */
+  import: { seconds: number; storedSeconds: number | null; steps?: string[] } | null;
   /** The same feed imported again into the loaded store a day later, every tenth price changed (issue 27 item 4). */
   reimport?: { seconds: number; updated: number; unchanged: number } | null;
   serverPeakRssMb: number;
@@ -114,6 +115,7 @@ export function renderResult(r: BenchResult): string {
   if (r.import) {
     const stored = r.import.storedSeconds ? `; stored and served after ${r.import.storedSeconds} s = ${Math.round(r.listings / r.import.storedSeconds)} lines/s, matched after that` : '';
     lines.push('', `import: ${r.listings} lines in ${r.import.seconds.toFixed(1)} s = ${Math.round(r.listings / r.import.seconds)} lines/s end to end${stored}`);
+    for (const step of r.import.steps ?? []) lines.push(`  ${step}`);
   }
   if (r.reimport) {
     const total = r.reimport.updated + r.reimport.unchanged;
@@ -153,6 +155,11 @@ export function renderGrowth(results: BenchResult[]): string {
   lines.push(line(['ceiling req/s (its runs)', ...runs.map((r) => `${span(r.ceilings.map((c) => c.rps))} (${r.ceilings.length})`)]));
   lines.push(line(['import: stored, done (µs a line end to end)', ...runs.map((r) => (r.import
     ? `${r.import.storedSeconds ?? '?'} s, ${r.import.seconds.toFixed(1)} s (${Math.round((r.import.seconds * 1e6) / r.listings)})` : ''))]));
+  lines.push(line(['bulk load: matched (µs a listing)', ...runs.map((r) => {
+    const m = r.import?.steps?.map((step) => /matched (\d+) listings in ([\d.]+) s/.exec(step)).find((x) => x);
+    const early = r.import?.steps?.some((step) => step.startsWith('the bulk load ended early')) ? ', ended early' : '';
+    return m ? `${m[2]} s (${Math.round((Number(m[2]) * 1e6) / Number(m[1]))})${early}` : '';
+  })]));
   lines.push(line(['re-import a day later (a tenth of prices changed)', ...runs.map((r) => (r.reimport ? `${r.reimport.seconds.toFixed(1)} s` : ''))]));
   lines.push(line(['server peak RSS', ...runs.map((r) => `${count(r.serverPeakRssMb)} MB`)]));
   const growth = runs.slice(1).flatMap((r, i) => {

@@ -149,7 +149,10 @@ function databaseUrl(): string {
 /** Every CPU, where this process pins itself to the load generator's (its children inherit that). */
 const ALL_CPUS = cpuSplit() ? `0-${availableParallelism() - 1}` : undefined;
 
-function cli(env: NodeJS.ProcessEnv, argv: string[]): string {
+/** What `catalog import` reports of a bulk load's steps on standard error (src/cli/main.ts), kept in the result. */
+const BULK_STEP = /^(?:bulk load into an empty store|read indexes built|the bulk load ended early)/;
+
+function cli(env: NodeJS.ProcessEnv, argv: string[], steps?: string[]): string {
   // The import is measured as a user runs it, on the whole machine (until 2026-11-27 it ran on the
   // load generator's one CPU).
   const [cmd, args] = pinned(ALL_CPUS, process.execPath, [join(root, 'bin', 'catalog.js'), ...argv]);
@@ -157,6 +160,7 @@ function cli(env: NodeJS.ProcessEnv, argv: string[]): string {
   // An import that died (a 3,000,000-line run once printed nothing at all) would leave the rows
   // measuring a catalog of unknown size: the run stops here, with how it ended.
   if (r.status !== 0) throw new Error(`catalog ${argv.join(' ')} failed (exit ${r.status ?? r.signal}): ${r.stderr.slice(-4000)}`);
+  steps?.push(...r.stderr.split('\n').filter((line) => BULK_STEP.test(line)));
   return r.stdout.trim();
 }
 
@@ -405,7 +409,8 @@ async function main() {
   };
   cli(env, ['migrate']);
   const t0 = Date.now();
-  const imported = args.db ? '' : cli(env, ['import', file, '--batch', '2000']);
+  const importSteps: string[] = [];
+  const imported = args.db ? '' : cli(env, ['import', file, '--batch', '2000'], importSteps);
   const importSecs = (Date.now() - t0) / 1000;
   if (imported) console.log(imported.split('\n').pop());
   const t1 = Date.now();
@@ -512,7 +517,7 @@ async function main() {
   const result: BenchResult = {
     at: new Date().toISOString(), commit, store: args.store, listings: N, connections: CONNECTIONS, durationS: DURATION, pinned: split,
     loadGenerator: LOAD_GENERATOR,
-    ceilings, rows: results, import: imported ? { seconds: importSecs, storedSeconds: stored ? Number(stored[1]) : null } : null,
+    ceilings, rows: results, import: imported ? { seconds: importSecs, storedSeconds: stored ? Number(stored[1]) : null, steps: importSteps } : null,
     reimport: reimportFigures(reimported, reimportSecs), serverPeakRssMb: rss,
   };
   writeFileSync(json, JSON.stringify(result, null, 2));
