@@ -63,6 +63,8 @@ if (args.loadgen === 'wrk' && !WRK_VERSION) throw new Error('--loadgen wrk: wrk 
 const WRK = WRK_VERSION !== null;
 const autocannonVersion = () => (JSON.parse(readFileSync(join(root, 'node_modules', 'autocannon', 'package.json'), 'utf8')) as { version: string }).version;
 const LOAD_GENERATOR = WRK_VERSION ?? `autocannon ${autocannonVersion()}`;
+// Read at the start: a commit made while a long run goes on is not the code it measured.
+const COMMIT = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
 const out = join(root, 'bench', 'out');
 mkdirSync(out, { recursive: true });
 // Per process: two benchmarks at once must not write one file or database.
@@ -512,10 +514,9 @@ async function main() {
   // A bulk load reports when its listings were stored and served, before it matched them.
   const stored = /stored in ([\d.]+) s/.exec(imported);
   // Machine-readable: what bench/RESULTS.md tables are written from.
-  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
   const json = join(out, `results-${args.store}-${N}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const result: BenchResult = {
-    at: new Date().toISOString(), commit, store: args.store, listings: N, connections: CONNECTIONS, durationS: DURATION, pinned: split,
+    at: new Date().toISOString(), commit: COMMIT, store: args.store, listings: N, connections: CONNECTIONS, durationS: DURATION, pinned: split,
     loadGenerator: LOAD_GENERATOR,
     ceilings, rows: results, import: imported ? { seconds: importSecs, storedSeconds: stored ? Number(stored[1]) : null, steps: importSteps } : null,
     reimport: reimportFigures(reimported, reimportSecs), serverPeakRssMb: rss,
