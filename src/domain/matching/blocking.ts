@@ -26,13 +26,18 @@ export const MAX_CANDIDATES = 40;
  * read, and a product's later listings met only through those (bench/RESULTS.md, "Candidates a key").
  */
 export const MAX_PER_KEY = 15;
+/**
+ * Ids a reader keeps of a key's postings (its head): the first MAX_PER_KEY other than the listing
+ * asking, whoever asks, which later listings (higher ids) never change.
+ */
+export const HEAD_IDS = MAX_PER_KEY + 1;
 
 /**
  * The candidate rule, the same for every reader of a blocking index (in memory, the SQLite
  * writer's posting heads, the PostgreSQL batch writer): keys in the order given, from each at most
  * MAX_PER_KEY ids other than `self` (oldest first; one met under an earlier key, or one `take`
  * refuses, counts against the key's share), until `take` has accepted MAX_CANDIDATES.
- * `postings(key)` gives the key's ids in ascending order, at least its first MAX_PER_KEY + 1;
+ * `postings(key)` gives the key's ids in ascending order, at least its first HEAD_IDS;
  * `take(id)` keeps the listing and says whether it did (false for one already kept or without a
  * profile). A key is whatever the reader finds postings by: its text, or a number for it.
  */

@@ -1,5 +1,5 @@
 import { IdSet, TwoGenerationCache, UnboundedMap } from '../id-caches.js';
-import { MAX_KEYS, MAX_PER_KEY, pickCandidates } from './blocking.js';
+import { HEAD_IDS, MAX_KEYS, pickCandidates } from './blocking.js';
 import { CompactArena } from './compact-arena.js';
 import { BLOOM, KEEPER } from './compact-profile.js';
 import { GroupTally } from './group.js';
@@ -46,8 +46,6 @@ export class KeyNumbers {
   }
 }
 
-/** Ids a key's head keeps: the first MAX_PER_KEY other than the listing asking, whoever asks. */
-const KEEP = MAX_PER_KEY + 1;
 const DECODED_CACHE = 2_000;
 const NO_IDS: Int32Array = new Int32Array(0);
 
@@ -56,7 +54,7 @@ const NO_IDS: Int32Array = new Int32Array(0);
  * exactly as row-by-row ingest matches (pickCandidates, then chooseGroup's rule in GroupTally),
  * with all it keeps in arrays rather than an object per listing or candidate:
  *
- * - each distinct blocking key gets a number, and its head (its oldest KEEP ids) lies in one
+ * - each distinct blocking key gets a number, and its head (its oldest HEAD_IDS ids) lies in one
  *   Int32Array at that number; a head only grows at its end, since ids ascend;
  * - of the listings a head holds (the only ones ever candidates) the compact form stays where its
  *   batch brought it (CompactArena), with the listing's group in its KEEPER slot, and where its
@@ -70,13 +68,13 @@ export class BulkMatcher {
   /** Each batch's texts; by id, its batch's and where its text lies there (3 values). */
   private readonly batchTexts: string[] = [];
   private textAt = new Int32Array(3 * 1024);
-  private heads = new Int32Array(KEEP * 4096);
+  private heads = new Int32Array(HEAD_IDS * 4096);
   private counts = new Uint8Array(4096);
   private readonly decoded = new TwoGenerationCache<number, MatchProfile>(DECODED_CACHE);
-  private readonly seen = new IdSet(4 * MAX_KEYS * KEEP);
+  private readonly seen = new IdSet(4 * MAX_KEYS * HEAD_IDS);
   private readonly tally = new GroupTally();
   /** The candidates `choose` found, `found` of them. */
-  private readonly ids = new Int32Array(MAX_KEYS * KEEP);
+  private readonly ids = new Int32Array(MAX_KEYS * HEAD_IDS);
   private found = 0;
   /** Where `choose` leaves what it read ahead, so the reads are not optimized away. */
   touched = 0;
@@ -155,15 +153,15 @@ export class BulkMatcher {
   }
 
   private head(key: number): Int32Array {
-    return key < this.counts.length ? this.heads.subarray(key * KEEP, key * KEEP + this.counts[key]) : NO_IDS;
+    return key < this.counts.length ? this.heads.subarray(key * HEAD_IDS, key * HEAD_IDS + this.counts[key]) : NO_IDS;
   }
 
   /** Appends `id` to key `key`'s head unless it is full: whether the head holds it. */
   private post(key: number, id: number): boolean {
     if (key >= this.counts.length) this.growHeads(key);
     const n = this.counts[key];
-    if (n >= KEEP) return false;
-    this.heads[key * KEEP + n] = id;
+    if (n >= HEAD_IDS) return false;
+    this.heads[key * HEAD_IDS + n] = id;
     this.counts[key] = n + 1;
     return true;
   }
@@ -191,7 +189,7 @@ export class BulkMatcher {
     while (n <= key) n *= 2;
     const counts = new Uint8Array(n);
     counts.set(this.counts);
-    const heads = new Int32Array(n * KEEP);
+    const heads = new Int32Array(n * HEAD_IDS);
     heads.set(this.heads);
     this.counts = counts;
     this.heads = heads;

@@ -7,7 +7,7 @@ export { PROFILE_VERSION } from './types.js';
 export { normalizeGtin, gtinCheckDigit } from '../gtin.js';
 export { buildProfile, normalizeBrand, priceToCents } from './profile.js';
 export { decodeProfile, encodeProfile } from './profile-codec.js';
-export { blockingKeys, MAX_CANDIDATES, MAX_KEYS, MAX_PER_KEY, pickCandidates } from './blocking.js';
+export { blockingKeys, HEAD_IDS, MAX_CANDIDATES, MAX_KEYS, MAX_PER_KEY, pickCandidates } from './blocking.js';
 export { compareProfiles, GROUP_THRESHOLD, WEIGHTS } from './score.js';
 export { chooseGroup, GroupTally, type GroupCandidate } from './group.js';
 export { MemoryBlocks } from './memory-blocks.js';

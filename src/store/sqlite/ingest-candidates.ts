@@ -1,13 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { profileOfListing } from '../../domain/listing-profile.js';
 import {
-  compactProfile, decodeProfile, encodeProfile, MAX_KEYS, MAX_PER_KEY, pickCandidates, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
+  compactProfile, decodeProfile, encodeProfile, HEAD_IDS, MAX_KEYS, pickCandidates, PROFILE_VERSION, type CompactProfile, type GroupCandidate, type MatchProfile,
 } from '../../domain/matching/index.js';
 import { IdSet, TwoGenerationCache } from '../../domain/id-caches.js';
 import { toListing, type ListingRow } from '../sql/listing-row.js';
 
-/** Ids kept per blocking key: the first MAX_PER_KEY other than the listing asking, whoever asks. */
-const KEEP = MAX_PER_KEY + 1;
 // Entries per cache generation (each cache holds up to two).
 const POSTINGS_CACHE = 120_000;
 const PROFILE_CACHE = 100_000;
@@ -38,7 +36,7 @@ class Candidate implements GroupCandidate {
  * Match candidates of the SQLite writer, read as the blocking index defines them
  * (pickCandidates; a listing without a profile is not taken). What the writer reads again and
  * again is kept in memory, mirrored on every write it makes: the head of each key's posting list
- * (only its first KEEP ids, which later inserts with higher ids never change) and candidates with
+ * (only its first HEAD_IDS ids, which later inserts with higher ids never change) and candidates with
  * their group. Another writer's batch (seen by the writer through the event log) drops both.
  * (A bulk load's matching keeps its own, whole, in arrays: BulkMatcher.)
  */
@@ -46,12 +44,12 @@ export class MatchCandidates {
   private readonly postings = new TwoGenerationCache<string, number[]>(POSTINGS_CACHE);
   private readonly profiles = new TwoGenerationCache<number, Candidate>(PROFILE_CACHE);
   private readonly decoded = new TwoGenerationCache<number, MatchProfile>(DECODED_CACHE);
-  private readonly seen = new IdSet(4 * MAX_KEYS * KEEP);
+  private readonly seen = new IdSet(4 * MAX_KEYS * HEAD_IDS);
   private readonly s: Record<'ids' | 'keysOf' | 'row' | 'listing' | 'setProfile', Statement>;
 
   constructor(db: Database) {
     this.s = {
-      ids: db.prepare(`SELECT listing_id FROM block_keys WHERE key = ? ORDER BY listing_id LIMIT ${KEEP}`).pluck(),
+      ids: db.prepare(`SELECT listing_id FROM block_keys WHERE key = ? ORDER BY listing_id LIMIT ${HEAD_IDS}`).pluck(),
       keysOf: db.prepare('SELECT key FROM block_keys WHERE listing_id = ?').pluck(),
       row: db.prepare('SELECT group_id, match_profile FROM listings WHERE id = ?').raw(),
       listing: db.prepare('SELECT * FROM listings WHERE id = ?'),
@@ -85,8 +83,8 @@ export class MatchCandidates {
     let at = list.length;
     while (at > 0 && list[at - 1] > id) at--;
     if (at > 0 && list[at - 1] === id) return;
-    if (list.length < KEEP) list.splice(at, 0, id);
-    else if (at < KEEP) {
+    if (list.length < HEAD_IDS) list.splice(at, 0, id);
+    else if (at < HEAD_IDS) {
       list.splice(at, 0, id);
       list.pop();
     }
@@ -99,7 +97,7 @@ export class MatchCandidates {
       if (!list) continue;
       const at = list.indexOf(id);
       if (at < 0) continue;
-      if (list.length >= KEEP) this.postings.delete(key);
+      if (list.length >= HEAD_IDS) this.postings.delete(key);
       else list.splice(at, 1);
     }
   }
