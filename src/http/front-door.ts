@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { FastifyContextConfig } from 'fastify';
 import type { Authenticator } from '../accounts/authenticator.js';
-import type { QuotaService } from '../accounts/quota.js';
+import type { QuotaDecision, QuotaService } from '../accounts/quota.js';
 import { tierAtLeast } from '../domain/tier.js';
 import { cacheKeyOf, type ResponseCache } from './cache.js';
+import { entityTag } from './etag.js';
 import { headerCredential } from './auth.js';
 import { CORS_EXPOSED_HEADERS } from './cors.js';
 import { countedAhead, eachLimitHeader } from './rate-limit.js';
@@ -18,6 +19,28 @@ interface Learned {
   minTier: FastifyContextConfig['minTier'];
   limited: boolean;
 }
+
+/**
+ * A route whose first answer for a reference the front door makes itself, with the route's own
+ * code (`answer`), so a reference never asked before costs no pass through Fastify's request,
+ * reply and hooks: only GET `prefix` + a reference `takes` accepts, with no query but free
+ * parameters (`_n`, spec 8.3's cache buster). `answer` gives the 200's body, or null where the
+ * route must answer itself (no such product, another form of reference): the request then goes
+ * to Fastify, counted once.
+ */
+export interface ColdRoute {
+  prefix: string;
+  takes(ref: string): boolean;
+  surface: string;
+  config: FastifyContextConfig;
+  /** The answer's Content-Type, as the route's reply sets it. */
+  type: string;
+  /** `took`: the milliseconds since the request came, as Fastify's `reply.elapsedTime` counts them. */
+  answer(ref: string, took: () => number): Promise<string | null>;
+}
+
+/** A query of free parameters only (schema-kit's FREE_PARAMS: `_` and a name), as the client sent them. */
+const FREE_QUERY = /^_[^&=%]*(=[^&]*)?(&_[^&=%]*(=[^&]*)?)*$/;
 
 /** The longest URL learned: a crawler's long URLs must not grow the map past a few MB. */
 const MAX_URL = 1024;
@@ -41,6 +64,7 @@ const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
  */
 export class FrontDoor {
   private readonly learned = new Map<string, Learned>();
+  private readonly cold: ColdRoute[] = [];
   private closing = false;
   /** Answers sent here (tests read it). */
   answered = 0;
@@ -69,14 +93,38 @@ export class FrontDoor {
     this.learned.set(url, { key: cacheKeyOf('GET', surface, '', '', url, ''), surface, seconds: config.cacheSeconds!, minTier: config.minTier, limited: config.rateLimit !== false });
   }
 
+  /** Called by a route that lets the front door make its first answers (ColdRoute). */
+  answerCold(route: ColdRoute): void {
+    this.cold.push(route);
+  }
+
+  /** The cold route and reference `url` asks for, or null. */
+  private coldOf(url: string): { route: ColdRoute; ref: string; learned: Learned } | null {
+    if (url.length > MAX_URL) return null;
+    for (const route of this.cold) {
+      if (!url.startsWith(route.prefix)) continue;
+      const q = url.indexOf('?', route.prefix.length);
+      const ref = url.slice(route.prefix.length, q < 0 ? undefined : q);
+      if (!route.takes(ref)) continue;
+      if (q >= 0 && !FREE_QUERY.test(url.slice(q + 1))) return null;
+      const { config, surface } = route;
+      return { route, ref, learned: { key: cacheKeyOf('GET', surface, '', '', url, ''), surface, seconds: config.cacheSeconds!, minTier: config.minTier, limited: config.rateLimit !== false } };
+    }
+    return null;
+  }
+
   close(): void {
     this.closing = true;
   }
 
-  /** Sends the kept answer and returns true, or returns false having written and counted nothing. */
-  answer(req: IncomingMessage, res: ServerResponse): boolean {
+  /**
+   * Sends the kept answer, or takes a cold route's request, and returns true; or returns false
+   * having written and counted nothing. A cold request the route leaves to Fastify goes to `hooks`.
+   */
+  answer(req: IncomingMessage, res: ServerResponse, hooks: (req: IncomingMessage, res: ServerResponse) => void): boolean {
     if (req.method !== 'GET' || this.closing) return false;
-    const route = this.learned.get(req.url!);
+    const cold = this.coldOf(req.url!);
+    const route = cold?.learned ?? this.learned.get(req.url!);
     if (route === undefined) return false;
     const h = req.headers;
     if (h['if-none-match'] !== undefined || h['catalog-surface'] !== undefined) return false;
@@ -87,8 +135,7 @@ export class FrontDoor {
     if (principal === null || (route.minTier && !tierAtLeast(principal.tier, route.minTier))) return false;
     const started = performance.now();
     const hit = cache.get(route.key);
-    if (hit === null) return false;
-    const headers: string[] = ['access-control-allow-origin', '*', 'access-control-expose-headers', EXPOSED];
+    if (hit === null && cold === null) return false;
     const decision = route.limited ? quota.consumeNow(`acct:${principal.accountId ?? principal.keyId}`, principal.tier) : null;
     if (route.limited && decision === null) return false;
     if (decision !== null && !decision.ok) {
@@ -96,15 +143,12 @@ export class FrontDoor {
       return false;
     }
     try {
-      if (decision !== null) eachLimitHeader(decision.minute, decision.day, (name, value) => headers.push(name, value));
-      headers.push('cache-control', `private, max-age=${route.seconds}`, 'x-cache', 'HIT');
-      if (hit.etag) headers.push('etag', hit.etag);
-      const id = h['x-request-id'];
-      headers.push('content-type', hit.type, 'x-request-id', typeof id === 'string' && id ? id : randomUUID(), 'x-content-type-options', 'nosniff');
+      if (hit === null) {
+        void this.answerFirst(cold!, decision, req, res, hooks, started);
+        return true;
+      }
       const body = route.surface === 'v1b' ? cache.markedBody(hit, performance.now() - started) : hit.body;
-      headers.push('content-length', String(body.length));
-      res.writeHead(200, headers);
-      res.end(body);
+      this.send(res, route, decision, 'HIT', hit.etag, hit.type, body);
     } catch (err) {
       // The hooks answer it (serverWithFrontDoor) with the count made here, not a second one.
       if (decision !== null && !res.headersSent) countedAhead(req, decision);
@@ -112,6 +156,44 @@ export class FrontDoor {
     }
     this.answered++;
     return true;
+  }
+
+  /** A cold route's first answer, kept as the hooks keep it; anything else is the route's own, through Fastify. */
+  private async answerFirst(
+    cold: NonNullable<ReturnType<FrontDoor['coldOf']>>, decision: QuotaDecision | null,
+    req: IncomingMessage, res: ServerResponse, hooks: (req: IncomingMessage, res: ServerResponse) => void, started: number,
+  ): Promise<void> {
+    const { route, ref, learned } = cold;
+    try {
+      const text = await route.answer(ref, () => performance.now() - started);
+      if (text !== null && !this.closing) {
+        let etag = '';
+        const kept = this.deps.cache.set(learned.key, text, route.type, learned.seconds, null, (bytes) => (etag = entityTag(bytes)));
+        const body = kept ?? Buffer.from(text);
+        if (kept === null) etag = entityTag(body);
+        this.send(res, learned, decision, 'MISS', etag, route.type, body);
+        this.answered++;
+        return;
+      }
+    } catch {
+      // The route answers it again through Fastify, whose error handling says what went wrong.
+      if (res.headersSent) return void res.destroy();
+    }
+    if (decision !== null) countedAhead(req, decision);
+    hooks(req, res);
+  }
+
+  /** The head the hooks write for a cached route's 200, then `body`. */
+  private send(res: ServerResponse, route: Learned, decision: QuotaDecision | null, cache: 'HIT' | 'MISS', etag: string, type: string, body: Buffer): void {
+    const headers: string[] = ['access-control-allow-origin', '*', 'access-control-expose-headers', EXPOSED];
+    if (decision !== null) eachLimitHeader(decision.minute, decision.day, (name, value) => headers.push(name, value));
+    headers.push('cache-control', `private, max-age=${route.seconds}`, 'x-cache', cache);
+    if (etag) headers.push('etag', etag);
+    const id = res.req.headers['x-request-id'];
+    headers.push('content-type', type, 'x-request-id', typeof id === 'string' && id ? id : randomUUID(), 'x-content-type-options', 'nosniff');
+    headers.push('content-length', String(body.length));
+    res.writeHead(200, headers);
+    res.end(body);
   }
 }
 
@@ -128,7 +210,7 @@ export function serverWithFrontDoor(
   const server = createServer(options.http ?? {}, (req, res) => {
     let answered = false;
     try {
-      answered = front.answer(req, res);
+      answered = front.answer(req, res, handler);
     } catch {
       if (res.headersSent) return void res.destroy();
     }

@@ -20,7 +20,8 @@ beforeAll(async () => {
   const still = () => 0;
   h = await makeHarness({ TIERS_FILE: tiersFile({ free: { per_minute: 4, per_day: null } }) }, new FakeClock(),
     { keyCache: new KeyCache(250, 10_000, still), tokenCache: new KeyCache(250, 10_000, still) });
-  await h.ingest([rec({ sku: 'FD-1' }), rec({ sku: 'FD-2', price: '10.00', title: 'Apple iPhone 15 128GB Black' })]);
+  await h.ingest([rec({ sku: 'FD-1' }), rec({ sku: 'FD-2', price: '10.00', title: 'Apple iPhone 15 128GB Black' }),
+    rec({ sku: '88776655', source: 'lazada_sg', title: 'Sony WH-1000XM5 Wireless Headphones Black', specs: { colour: 'Black', note: 'line\nbreak "quoted" é' } })]);
   headers = (await h.key('pro')).headers;
   const l = (await h.c.store.catalog.getBySku('FD-1'))[0];
   id = l.id;
@@ -225,5 +226,93 @@ describe('the front door', () => {
       spy.mockRestore();
       counted.mockRestore();
     }
+  });
+});
+
+describe("the front door's first answers (a product by id never asked before)", () => {
+  /** Each request starts from an empty response cache, so it is a first answer. */
+  const fresh = async (url: string, extra: Record<string, string> = {}) => {
+    h.c.cache.invalidate();
+    const res = await get(url, extra);
+    return { res, body: await res.text() };
+  };
+
+  it('reads and answers it with the bytes and headers the hooks make, and keeps it for the next request', async () => {
+    const digits = (await h.c.store.catalog.getBySku('88776655'))[0];
+    const urls = [
+      { url: `/v1/products/${id}`, surface: 'A' }, { url: `/v1/products/${digits.id}`, surface: 'A' }, { url: `/v1/products/${id}?_n=7`, surface: 'A' },
+      { url: `/v1/products/${uuid}`, surface: 'B' }, { url: `/v1/products/${uuid.toUpperCase()}?_n=1&_=2`, surface: 'B' },
+    ];
+    for (const { url, surface } of urls) {
+      let before = answered();
+      const front = await fresh(url);
+      expect([front.res.status, front.res.headers.get('x-cache'), answered()], url).toEqual([200, 'MISS', before + 1]);
+      before = answered();
+      const hooks = await fresh(url, { 'catalog-surface': surface });
+      expect([hooks.res.headers.get('x-cache'), answered()], url).toEqual(['MISS', before]);
+      expect(comparable(front.res, front.body), url).toEqual(comparable(hooks.res, hooks.body));
+      // Kept as the hooks keep it: the next request is a hit, here and through the hooks.
+      const again = await get(url);
+      const hit = await again.text();
+      expect([again.headers.get('x-cache'), again.headers.get('etag')], url).toEqual(['HIT', front.res.headers.get('etag')]);
+      expect(hit.replace('"cached":true', '"cached":false').replace(/"response_time_ms":\d+/, ''), url).toBe(front.body.replace(/"response_time_ms":\d+/, ''));
+      expect((await get(url, { 'catalog-surface': surface })).headers.get('x-cache'), url).toBe('HIT');
+    }
+  });
+
+  it("reports surface B's own timing and that the first answer was not cached", async () => {
+    const view = h.c.products.view.bind(h.c.products);
+    const slow = vi.spyOn(h.c.products, 'view').mockImplementationOnce(async (...args) => {
+      await new Promise((r) => setTimeout(r, 30));
+      return view(...args);
+    });
+    const before = answered();
+    const first = JSON.parse((await fresh(`/v1/products/${uuid}`)).body) as { response_time_ms: number; cached: boolean };
+    slow.mockRestore();
+    expect(answered()).toBe(before + 1);
+    expect(first.cached).toBe(false);
+    expect(first.response_time_ms).toBeGreaterThanOrEqual(25);
+    expect(((await (await get(`/v1/products/${uuid}`)).json()) as { cached: boolean }).cached).toBe(true);
+  });
+
+  it('leaves to the hooks what the route answers otherwise, counted once', async () => {
+    const counted = vi.spyOn(h.c.quota, 'consumeNow');
+    try {
+      const before = answered();
+      // Digits no id has: the SKU detail of spec 2.4, then a 404 in surface A's envelope.
+      const sku = await fresh('/v1/products/88776655');
+      expect([sku.res.status, Object.keys(JSON.parse(sku.body))]).toEqual([200, ['product', 'price_variants', 'merchant_links', 'meta']]);
+      const missing = await fresh('/v1/products/987654321');
+      expect([missing.res.status, JSON.parse(missing.body).error.code]).toEqual([404, 'NOT_FOUND']);
+      // A UUID no product has: surface B's 404.
+      const none = '00000000-0000-5000-8000-000000000000';
+      const noUuid = await fresh(`/v1/products/${none}`);
+      expect([noUuid.res.status, JSON.parse(noUuid.body).error]).toMatchObject([404, { code: 'NOT_FOUND', details: { id: none } }]);
+      expect(missing.res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      // A declared parameter is validated by the route: a bad one is its 422.
+      expect((await fresh(`/v1/products/${id}?currency=XXX`)).res.status).toBe(422);
+      expect((await fresh(`/v1/products/${id}?currency=USD`)).res.status).toBe(200);
+      expect(answered()).toBe(before);
+      expect(counted).toHaveBeenCalledTimes(5);
+    } finally {
+      counted.mockRestore();
+    }
+  });
+
+  it('leaves a request whose read failed to the hooks, counted once, and the process serves on', async () => {
+    const read = vi.spyOn(h.c.products, 'resolve').mockRejectedValueOnce(new Error('SQLITE_IOERR: a disk fault'));
+    const counted = vi.spyOn(h.c.quota, 'consumeNow');
+    try {
+      const before = answered();
+      const res = await fresh(`/v1/products/${id}`);
+      expect([res.res.status, res.res.headers.get('x-cache'), answered()]).toEqual([200, 'MISS', before]);
+      expect(read).toHaveBeenCalledTimes(2);
+      expect(counted).toHaveBeenCalledTimes(1);
+      expect(res.body).not.toContain('SQLITE');
+    } finally {
+      read.mockRestore();
+      counted.mockRestore();
+    }
+    expect((await fresh(`/v1/products/${id}`)).res.status).toBe(200);
   });
 });

@@ -2,8 +2,12 @@ import { POST_ONLY_NAMED } from '../dispatch.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import fastJson from 'fast-json-stringify';
 import type { Container } from '../../container.js';
+import type { Currency as CurrencyCode } from '../../domain/currencies.js';
 import { DomainError } from '../../domain/errors.js';
+import type { Listing } from '../../domain/listing.js';
+import { isIntegerId } from '../../domain/listing-id.js';
 import { invalidInput } from '../../http/request-error.js';
 import { clean, countriesOf, decodeCursor, encodeCursor, modifiedSinceOf, priceBounds } from '../params.js';
 import { JSON_TYPE } from '../record-bytes.js';
@@ -43,11 +47,16 @@ const HistoryQuery = Query({
   aggregation: Type.Optional(Str({ maxLength: 50, description: 'not accepted: this endpoint returns raw observations only' })),
 });
 
+const DETAIL_CONFIG = { cacheSeconds: 300 };
+/** Fastify's own serializer for the record (fast-json-stringify), compiled once for the route and the front door alike. */
+const productRecordText = fastJson(ProductRecord as never);
+
 const Ref = Type.Object({ ref: Str({ minLength: 1, maxLength: 200, description: 'integer product id, or SKU' }) });
 
 export function productRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const productText = async (l: Listing, currency?: CurrencyCode) => productRecordText(presentProduct(await c.products.view(l, currency)));
 
     app.get('/v1/products', {
       config: { cacheSeconds: 600 },
@@ -69,7 +78,7 @@ export function productRoutes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/products/:ref', {
       constraints: { surface: 'A' },
-      config: { cacheSeconds: 300 },
+      config: DETAIL_CONFIG,
       schema: {
         params: Ref, querystring: DetailQuery, response: responses(ProductOrSkuResponse, { 405: CodedError }),
         summary: 'Product by integer id (a record of 2.1), or by SKU (product, price_variants, merchant_links, meta)',
@@ -92,7 +101,15 @@ export function productRoutes(c: Container): FastifyPluginAsync {
         return reply.serializer(reply.compileSerializationSchema(SkuDetailResponse as never)).type(JSON_TYPE)
           .send(presentSkuDetail(detail, { variants: q.include_variants, merchantLinks: q.include_merchant_links }));
       }
-      return reply.serializer(reply.compileSerializationSchema(ProductRecord as never)).type(JSON_TYPE).send(presentProduct(await c.products.view(found.listing, q.currency)));
+      return reply.type(JSON_TYPE).send(await productText(found.listing, q.currency));
+    });
+    // A product by id never asked before is read and answered on the request event, as above.
+    app.frontDoor?.answerCold({
+      prefix: '/v1/products/', takes: isIntegerId, surface: 'v1a', config: DETAIL_CONFIG, type: JSON_TYPE,
+      answer: async (ref) => {
+        const found = await c.products.resolve(ref);
+        return found?.form === 'id' ? productText(found.listing) : null;
+      },
     });
 
     app.get('/v1/products/:ref/price-history', {

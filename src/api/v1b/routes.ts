@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import fastJson from 'fast-json-stringify';
 import type { Container } from '../../container.js';
 import { COUNTRY_CURRENCY, SEA_COUNTRIES, type Currency } from '../../domain/currencies.js';
 import { DomainError } from '../../domain/errors.js';
@@ -9,7 +10,7 @@ import { invalidInput } from '../../http/request-error.js';
 import { WireError } from '../../http/wire-error.js';
 import type { ListingFilter, SortKey } from '../../store/types.js';
 import { clean, priceBounds } from '../params.js';
-import { RecordBytes } from '../record-bytes.js';
+import { JSON_TYPE, RecordBytes } from '../record-bytes.js';
 import { clickUrl } from './click-routes.js';
 import {
   FIELD_NAMES, presentCategory, presentCategoryRecord, presentCompact, presentCompareRecord, presentDaily, presentDeal, presentFields,
@@ -45,9 +46,17 @@ async function byUuid(c: Container, ref: string): Promise<Listing> {
   return r.listing;
 }
 
+const DETAIL_CONFIG = { cacheSeconds: 60 };
+/** Fastify's own serializer for the answer (fast-json-stringify), compiled once for the route and the front door alike. */
+const detailAnswerText = fastJson(DetailResponse as never);
+
 /** Surface B (spec 4.3): UUID-keyed v1 over the same services as surface A. */
 export function routes(c: Container): FastifyPluginAsync {
   return async (base) => {
+    const detailText = async (l: Listing, took: () => number) => {
+      const record = presentRecord(await c.products.view(l));
+      return detailAnswerText({ results: [record], total: 1, page: { limit: 1, offset: 0 }, response_time_ms: Math.max(0, Math.round(took())), cached: false });
+    };
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const records = new RecordBytes(presentRecord, SearchResponse.properties.results.items);
 
@@ -99,11 +108,16 @@ export function routes(c: Container): FastifyPluginAsync {
 
     app.get('/v1/products/:ref', {
       constraints: { surface: 'B' },
-      config: { cacheSeconds: 60 },
+      config: DETAIL_CONFIG,
       schema: { summary: 'Product detail by UUID (surface B)', params: UuidRef, response: responses(DetailResponse) },
-    }, async (req, reply) => {
-      const view = await c.products.view(await byUuid(c, req.params.ref));
-      return { results: [presentRecord(view)], total: 1, page: { limit: 1, offset: 0 }, ...timing(reply) };
+    }, async (req, reply) => reply.type(JSON_TYPE).send(await detailText(await byUuid(c, req.params.ref), () => reply.elapsedTime)));
+    // A product by UUID never asked before is read and answered on the request event, as above.
+    app.frontDoor?.answerCold({
+      prefix: '/v1/products/', takes: isUuid, surface: 'v1b', config: DETAIL_CONFIG, type: JSON_TYPE,
+      answer: async (ref, took) => {
+        const found = await c.products.resolve(ref);
+        return found?.form === 'uuid' ? detailText(found.listing, took) : null;
+      },
     });
 
     app.get('/v1/products/:ref/price-history', {
