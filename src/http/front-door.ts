@@ -42,6 +42,17 @@ export interface ColdRoute {
 /** A query of free parameters only (schema-kit's FREE_PARAMS: `_` and a name), as the client sent them. */
 const FREE_QUERY = /^_[^&=%]*(=[^&]*)?(&_[^&=%]*(=[^&]*)?)*$/;
 
+/** A request for a cold route: the route, the reference, and what a kept answer of it is sent with. */
+interface ColdRequest {
+  route: ColdRoute;
+  ref: string;
+  learned: Learned;
+}
+
+function learnedOf(url: string, surface: string, config: FastifyContextConfig): Learned {
+  return { key: cacheKeyOf('GET', surface, '', '', url, ''), surface, seconds: config.cacheSeconds!, minTier: config.minTier, limited: config.rateLimit !== false };
+}
+
 /** The longest URL learned: a crawler's long URLs must not grow the map past a few MB. */
 const MAX_URL = 1024;
 const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
@@ -88,9 +99,12 @@ export class FrontDoor {
     if (url.length > MAX_URL || config.auth === false || this.learned.has(url)) return;
     // Full, it starts again: a URL learned again costs one more answer through the hooks. (Deleting
     // the oldest one at a time walks the holes a Map keeps at its start.)
+    this.keep(url, learnedOf(url, config.surface ?? '', config));
+  }
+
+  private keep(url: string, route: Learned): void {
     if (this.learned.size >= this.maxUrls) this.learned.clear();
-    const surface = config.surface ?? '';
-    this.learned.set(url, { key: cacheKeyOf('GET', surface, '', '', url, ''), surface, seconds: config.cacheSeconds!, minTier: config.minTier, limited: config.rateLimit !== false });
+    this.learned.set(url, route);
   }
 
   /** Called by a route that lets the front door make its first answers (ColdRoute). */
@@ -99,7 +113,7 @@ export class FrontDoor {
   }
 
   /** The cold route and reference `url` asks for, or null. */
-  private coldOf(url: string): { route: ColdRoute; ref: string; learned: Learned } | null {
+  private coldOf(url: string): ColdRequest | null {
     if (url.length > MAX_URL) return null;
     for (const route of this.cold) {
       if (!url.startsWith(route.prefix)) continue;
@@ -107,8 +121,7 @@ export class FrontDoor {
       const ref = url.slice(route.prefix.length, q < 0 ? undefined : q);
       if (!route.takes(ref)) continue;
       if (q >= 0 && !FREE_QUERY.test(url.slice(q + 1))) return null;
-      const { config, surface } = route;
-      return { route, ref, learned: { key: cacheKeyOf('GET', surface, '', '', url, ''), surface, seconds: config.cacheSeconds!, minTier: config.minTier, limited: config.rateLimit !== false } };
+      return { route, ref, learned: learnedOf(url, route.surface, route.config) };
     }
     return null;
   }
@@ -123,9 +136,14 @@ export class FrontDoor {
    */
   answer(req: IncomingMessage, res: ServerResponse, hooks: (req: IncomingMessage, res: ServerResponse) => void): boolean {
     if (req.method !== 'GET' || this.closing) return false;
-    const cold = this.coldOf(req.url!);
-    const route = cold?.learned ?? this.learned.get(req.url!);
-    if (route === undefined) return false;
+    const url = req.url!;
+    let cold: ColdRequest | null = null;
+    let route = this.learned.get(url);
+    if (route === undefined) {
+      cold = this.coldOf(url);
+      if (cold === null) return false;
+      route = cold.learned;
+    }
     const h = req.headers;
     if (h['if-none-match'] !== undefined || h['catalog-surface'] !== undefined) return false;
     const { cache, auth, quota, readiness, corsOrigins } = this.deps;
@@ -135,7 +153,8 @@ export class FrontDoor {
     if (principal === null || (route.minTier && !tierAtLeast(principal.tier, route.minTier))) return false;
     const started = performance.now();
     const hit = cache.get(route.key);
-    if (hit === null && cold === null) return false;
+    // A learned URL whose answer is gone (a catalog change) may still be a cold route's.
+    if (hit === null && cold === null && (cold = this.coldOf(url)) === null) return false;
     const decision = route.limited ? quota.consumeNow(`acct:${principal.accountId ?? principal.keyId}`, principal.tier) : null;
     if (route.limited && decision === null) return false;
     if (decision !== null && !decision.ok) {
@@ -149,6 +168,8 @@ export class FrontDoor {
       }
       const body = route.surface === 'v1b' ? cache.markedBody(hit, performance.now() - started) : hit.body;
       this.send(res, route, decision, 'HIT', hit.etag, hit.type, body);
+      // A cold route's URL asked again is learned, as the hooks learn a hit: its key is kept, hashed.
+      if (cold !== null) this.keep(url, route);
     } catch (err) {
       // The hooks answer it (serverWithFrontDoor) with the count made here, not a second one.
       if (decision !== null && !res.headersSent) countedAhead(req, decision);
@@ -160,7 +181,7 @@ export class FrontDoor {
 
   /** A cold route's first answer, kept as the hooks keep it; anything else is the route's own, through Fastify. */
   private async answerFirst(
-    cold: NonNullable<ReturnType<FrontDoor['coldOf']>>, decision: QuotaDecision | null,
+    cold: ColdRequest, decision: QuotaDecision | null,
     req: IncomingMessage, res: ServerResponse, hooks: (req: IncomingMessage, res: ServerResponse) => void, started: number,
   ): Promise<void> {
     const { route, ref, learned } = cold;

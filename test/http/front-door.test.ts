@@ -260,6 +260,16 @@ describe("the front door's first answers (a product by id never asked before)", 
     }
   });
 
+  it('learns a URL it answered first once it is asked again, and answers it first again after a catalog change', async () => {
+    const url = `/v1/products/${id}`;
+    const before = answered();
+    expect((await fresh(url)).res.headers.get('x-cache')).toBe('MISS');
+    for (let i = 0; i < 2; i++) expect((await get(url)).headers.get('x-cache')).toBe('HIT');
+    h.c.cache.invalidate();
+    const after = await get(url);
+    expect([after.headers.get('x-cache'), await after.text() !== '', answered()]).toEqual(['MISS', true, before + 4]);
+  });
+
   it("reports surface B's own timing and that the first answer was not cached", async () => {
     const view = h.c.products.view.bind(h.c.products);
     const slow = vi.spyOn(h.c.products, 'view').mockImplementationOnce(async (...args) => {
