@@ -62,10 +62,12 @@ const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
  * otherwise goes through Fastify's request, reply and hooks only to be answered from its first hooks
  * (readiness, CORS, auth, the rate limit, the tier gate, the cache lookup); here the same checks run
  * on the raw request and the same headers are written, for about 70% of the CPU (bench/RESULTS.md).
+ * A cold route's URL (ColdRoute) that the cache does not hold is answered first here, by the
+ * route's own code.
  *
  * It answers only what it can answer exactly as the hooks would, and steps aside (returns false,
  * having counted nothing) for everything else: a URL no cached route has answered from its cache
- * yet, a route that needs no key (the hooks count none there), a key not in
+ * yet and no cold route takes, a route that needs no key (the hooks count none there), a key not in
  * the key cache, a method other than GET, an If-None-Match, a `Catalog-Surface` header, a key in
  * the query, a per-key or header-dependent answer, a CORS allow-list, a limiter that answers
  * asynchronously (Redis), a refused tier, a service that is starting or closing, and logging at
@@ -97,12 +99,12 @@ export class FrontDoor {
   /** Called where a cached route answered `url` again from the cache (a raw GET URL, without credentials or a surface header). */
   learn(url: string, config: FastifyContextConfig): void {
     if (url.length > MAX_URL || config.auth === false || this.learned.has(url)) return;
-    // Full, it starts again: a URL learned again costs one more answer through the hooks. (Deleting
-    // the oldest one at a time walks the holes a Map keeps at its start.)
     this.keep(url, learnedOf(url, config.surface ?? '', config));
   }
 
   private keep(url: string, route: Learned): void {
+    // Full, it starts again: a URL learned again costs one more answer through the hooks. (Deleting
+    // the oldest one at a time walks the holes a Map keeps at its start.)
     if (this.learned.size >= this.maxUrls) this.learned.clear();
     this.learned.set(url, route);
   }
