@@ -12,6 +12,9 @@ const A_SEARCH_PARAMS = ['sort_by', 'price_min', 'price_max', 'platform', 'in_st
 /** Sub-paths of /v1/products that are named routes of their own, never a product reference. */
 const NAMED = new Set(['search', 'compare', 'best-price', 'trending', 'export', 'deals', 'bulk-lookup', 'ingest']);
 
+/** Whether a path segment after /v1/products/ names a route of its own rather than a product. */
+export const isNamedSubPath = (segment: string): boolean => NAMED.has(segment);
+
 /** Named sub-paths that take POST only: a GET there is a wrong method (405), never a product reference. */
 export const POST_ONLY_NAMED: ReadonlySet<string> = new Set(['bulk-lookup', 'ingest']);
 

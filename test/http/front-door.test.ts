@@ -186,7 +186,8 @@ describe('the front door', () => {
     const after = await get(url);
     expect(after.headers.get('x-cache')).toBe('MISS');
     expect(await after.text()).toContain('12');
-    expect(answered()).toBe(before);
+    // Read again and answered first by the front door.
+    expect(answered()).toBe(before + 1);
   });
 
   it('leaves a request to the hooks when it fails, and the process serves on', async () => {
@@ -241,6 +242,8 @@ describe("the front door's first answers (a product by id never asked before)", 
     const digits = (await h.c.store.catalog.getBySku('88776655'))[0];
     const urls = [
       { url: `/v1/products/${id}`, surface: 'A' }, { url: `/v1/products/${digits.id}`, surface: 'A' }, { url: `/v1/products/${id}?_n=7`, surface: 'A' },
+      // SKU detail (spec 2.4), also for a SKU made of digits that no id has.
+      { url: '/v1/products/FD-1', surface: 'A' }, { url: '/v1/products/88776655?_n=2', surface: 'A' },
       { url: `/v1/products/${uuid}`, surface: 'B' }, { url: `/v1/products/${uuid.toUpperCase()}?_n=1&_=2`, surface: 'B' },
     ];
     for (const { url, surface } of urls) {
@@ -289,11 +292,15 @@ describe("the front door's first answers (a product by id never asked before)", 
     const counted = vi.spyOn(h.c.quota, 'consumeNow');
     try {
       const before = answered();
-      // Digits no id has: the SKU detail of spec 2.4, then a 404 in surface A's envelope.
-      const sku = await fresh('/v1/products/88776655');
-      expect([sku.res.status, Object.keys(JSON.parse(sku.body))]).toEqual([200, ['product', 'price_variants', 'merchant_links', 'meta']]);
+      // No product with that id or SKU: the 404s in surface A's envelope.
       const missing = await fresh('/v1/products/987654321');
       expect([missing.res.status, JSON.parse(missing.body).error.code]).toEqual([404, 'NOT_FOUND']);
+      expect(JSON.parse((await fresh('/v1/products/NO-SUCH-SKU')).body).error.code).toBe('PRODUCT_NOT_FOUND');
+      // A SKU sent escaped is decoded by the router; a named sub-path is a route of its own.
+      const escaped = await fresh('/v1/products/FD%2D1');
+      expect([escaped.res.status, JSON.parse(escaped.body).product.sku]).toEqual([200, 'FD-1']);
+      expect((await fresh('/v1/products/trending')).res.status).toBe(200);
+      expect((await fresh('/v1/products/bulk-lookup')).res.status).toBe(405);
       // A UUID no product has: surface B's 404.
       const none = '00000000-0000-5000-8000-000000000000';
       const noUuid = await fresh(`/v1/products/${none}`);
@@ -303,7 +310,7 @@ describe("the front door's first answers (a product by id never asked before)", 
       expect((await fresh(`/v1/products/${id}?currency=XXX`)).res.status).toBe(422);
       expect((await fresh(`/v1/products/${id}?currency=USD`)).res.status).toBe(200);
       expect(answered()).toBe(before);
-      expect(counted).toHaveBeenCalledTimes(5);
+      expect(counted).toHaveBeenCalledTimes(8);
     } finally {
       counted.mockRestore();
     }

@@ -1,4 +1,4 @@
-import { POST_ONLY_NAMED } from '../dispatch.js';
+import { isNamedSubPath, POST_ONLY_NAMED } from '../dispatch.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -7,7 +7,7 @@ import type { Container } from '../../container.js';
 import type { Currency as CurrencyCode } from '../../domain/currencies.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Listing } from '../../domain/listing.js';
-import { isIntegerId } from '../../domain/listing-id.js';
+import { isIntegerId, isUuid } from '../../domain/listing-id.js';
 import { invalidInput } from '../../http/request-error.js';
 import { clean, countriesOf, decodeCursor, encodeCursor, modifiedSinceOf, priceBounds } from '../params.js';
 import { JSON_TYPE } from '../record-bytes.js';
@@ -30,10 +30,13 @@ const ListQuery = Query({
   modified_since: Type.Optional(ModifiedSince),
 });
 
+/** What SKU detail lists when the query does not say. */
+const SKU_DETAIL_DEFAULTS = { variants: true, merchantLinks: true };
+
 const DetailQuery = Query({
   currency: Type.Optional(Currency),
-  include_variants: Bool('SKU detail: list the price variants', true),
-  include_merchant_links: Bool('SKU detail: list every platform selling it', true),
+  include_variants: Bool('SKU detail: list the price variants', SKU_DETAIL_DEFAULTS.variants),
+  include_merchant_links: Bool('SKU detail: list every platform selling it', SKU_DETAIL_DEFAULTS.merchantLinks),
 });
 
 /** The one history window a user meets without asking (spec 8.1: A 1 to 365 days, default 30). */
@@ -48,8 +51,13 @@ const HistoryQuery = Query({
 });
 
 const DETAIL_CONFIG = { cacheSeconds: 300 };
-/** Fastify's own serializer for the record (fast-json-stringify), compiled once for the route and the front door alike. */
+/** Fastify's own serializers for the answers (fast-json-stringify), compiled once for the route and the front door alike. */
 const productRecordText = fastJson(ProductRecord as never);
+const skuDetailText = fastJson(SkuDetailResponse as never);
+/** A SKU as a path segment that needs no decoding (RFC 3986's unreserved characters), at most the `ref` parameter's 200. */
+const PLAIN_SEGMENT = /^[A-Za-z0-9._~-]{1,200}$/;
+/** The references the front door may answer first (http/front-door.ts ColdRoute): an integer id, or a SKU as sent. */
+const takesFirst = (ref: string) => isIntegerId(ref) || (PLAIN_SEGMENT.test(ref) && !isNamedSubPath(ref) && !isUuid(ref));
 
 const Ref = Type.Object({ ref: Str({ minLength: 1, maxLength: 200, description: 'integer product id, or SKU' }) });
 
@@ -57,6 +65,8 @@ export function productRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const productText = async (l: Listing, currency?: CurrencyCode) => productRecordText(presentProduct(await c.products.view(l, currency)));
+    const skuText = async (l: Listing, currency: CurrencyCode | undefined, opts: typeof SKU_DETAIL_DEFAULTS) =>
+      skuDetailText(presentSkuDetail(await c.products.skuDetail(l, currency), opts));
 
     app.get('/v1/products', {
       config: { cacheSeconds: 600 },
@@ -97,18 +107,17 @@ export function productRoutes(c: Container): FastifyPluginAsync {
       }
       const q = req.query;
       if (found.form === 'sku') {
-        const detail = await c.products.skuDetail(found.listing, q.currency);
-        return reply.serializer(reply.compileSerializationSchema(SkuDetailResponse as never)).type(JSON_TYPE)
-          .send(presentSkuDetail(detail, { variants: q.include_variants, merchantLinks: q.include_merchant_links }));
+        return reply.type(JSON_TYPE).send(await skuText(found.listing, q.currency, { variants: q.include_variants, merchantLinks: q.include_merchant_links }));
       }
       return reply.type(JSON_TYPE).send(await productText(found.listing, q.currency));
     });
-    // A product by id never asked before is read and answered on the request event, as above.
+    // A product by id or SKU never asked before is read and answered on the request event, as above.
     app.frontDoor?.answerCold({
-      prefix: '/v1/products/', takes: isIntegerId, surface: 'v1a', config: DETAIL_CONFIG, type: JSON_TYPE,
+      prefix: '/v1/products/', takes: takesFirst, surface: 'v1a', config: DETAIL_CONFIG, type: JSON_TYPE,
       answer: async (ref) => {
         const found = await c.products.resolve(ref);
-        return found?.form === 'id' ? productText(found.listing) : null;
+        if (found?.form === 'id') return productText(found.listing);
+        return found?.form === 'sku' ? skuText(found.listing, undefined, SKU_DETAIL_DEFAULTS) : null;
       },
     });
 
