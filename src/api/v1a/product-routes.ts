@@ -6,7 +6,7 @@ import fastJson from 'fast-json-stringify';
 import type { Container } from '../../container.js';
 import type { Currency as CurrencyCode } from '../../domain/currencies.js';
 import { DomainError } from '../../domain/errors.js';
-import type { Listing } from '../../domain/listing.js';
+import type { Resolved } from '../../catalog/id-resolver.js';
 import { isIntegerId, isUuid } from '../../domain/listing-id.js';
 import { invalidInput } from '../../http/request-error.js';
 import { clean, countriesOf, decodeCursor, encodeCursor, modifiedSinceOf, priceBounds } from '../params.js';
@@ -64,9 +64,10 @@ const Ref = Type.Object({ ref: Str({ minLength: 1, maxLength: 200, description: 
 export function productRoutes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const productText = async (l: Listing, currency?: CurrencyCode) => productRecordText(presentProduct(await c.products.view(l, currency)));
-    const skuText = async (l: Listing, currency: CurrencyCode | undefined, opts: typeof SKU_DETAIL_DEFAULTS) =>
-      skuDetailText(presentSkuDetail(await c.products.skuDetail(l, currency), opts));
+    /** The detail of a resolved reference: the SKU detail of spec 2.4 for a SKU, else the record of 2.1. */
+    const detailText = async (found: Resolved, currency: CurrencyCode | undefined, opts: typeof SKU_DETAIL_DEFAULTS) => (found.form === 'sku'
+      ? skuDetailText(presentSkuDetail(await c.products.skuDetail(found.listing, currency), opts))
+      : productRecordText(presentProduct(await c.products.view(found.listing, currency))));
 
     app.get('/v1/products', {
       config: { cacheSeconds: 600 },
@@ -106,18 +107,14 @@ export function productRoutes(c: Container): FastifyPluginAsync {
         throw new DomainError('PRODUCT_NOT_FOUND', `no product with SKU ${ref}`, { sku: ref, hint: 'SKUs match exactly (case-sensitive); search with GET /v1/products/search?q=' });
       }
       const q = req.query;
-      if (found.form === 'sku') {
-        return reply.type(JSON_TYPE).send(await skuText(found.listing, q.currency, { variants: q.include_variants, merchantLinks: q.include_merchant_links }));
-      }
-      return reply.type(JSON_TYPE).send(await productText(found.listing, q.currency));
+      return reply.type(JSON_TYPE).send(await detailText(found, q.currency, { variants: q.include_variants, merchantLinks: q.include_merchant_links }));
     });
     // A product by id or SKU never asked before is read and answered on the request event, as above.
     app.frontDoor?.answerCold({
       prefix: '/v1/products/', takes: takesFirst, surface: 'v1a', config: DETAIL_CONFIG, type: JSON_TYPE,
       answer: async (ref) => {
         const found = await c.products.resolve(ref);
-        if (found?.form === 'id') return productText(found.listing);
-        return found?.form === 'sku' ? skuText(found.listing, undefined, SKU_DETAIL_DEFAULTS) : null;
+        return found ? detailText(found, undefined, SKU_DETAIL_DEFAULTS) : null;
       },
     });
 

@@ -40,10 +40,16 @@ function fieldsOf(text: string | undefined): FieldName[] | null {
   return names as FieldName[];
 }
 
-async function byUuid(c: Container, ref: string): Promise<Listing> {
+/** The listing a surface B reference names: only a UUID names one here. */
+async function listingByUuid(c: Container, ref: string): Promise<Listing | null> {
   const r = await c.products.resolve(ref);
-  if (!r || r.form !== 'uuid') throw new DomainError('NOT_FOUND', 'Product not found.', { id: ref });
-  return r.listing;
+  return r?.form === 'uuid' ? r.listing : null;
+}
+
+async function byUuid(c: Container, ref: string): Promise<Listing> {
+  const l = await listingByUuid(c, ref);
+  if (!l) throw new DomainError('NOT_FOUND', 'Product not found.', { id: ref });
+  return l;
 }
 
 const DETAIL_CONFIG = { cacheSeconds: 60 };
@@ -115,8 +121,8 @@ export function routes(c: Container): FastifyPluginAsync {
     app.frontDoor?.answerCold({
       prefix: '/v1/products/', takes: isUuid, surface: 'v1b', config: DETAIL_CONFIG, type: JSON_TYPE,
       answer: async (ref, took) => {
-        const found = await c.products.resolve(ref);
-        return found?.form === 'uuid' ? detailText(found.listing, took) : null;
+        const l = await listingByUuid(c, ref);
+        return l ? detailText(l, took) : null;
       },
     });
 
