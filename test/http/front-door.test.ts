@@ -244,7 +244,7 @@ describe("the front door's first answers (a product by id never asked before)", 
       { url: `/v1/products/${id}`, surface: 'A' }, { url: `/v1/products/${digits.id}`, surface: 'A' }, { url: `/v1/products/${id}?_n=7`, surface: 'A' },
       // SKU detail (spec 2.4), also for a SKU made of digits that no id has.
       { url: '/v1/products/FD-1', surface: 'A' }, { url: '/v1/products/88776655?_n=2', surface: 'A' },
-      { url: `/v1/products/${uuid}`, surface: 'B' }, { url: `/v1/products/${uuid.toUpperCase()}?_n=1&_=2`, surface: 'B' },
+      { url: `/v1/products/${uuid}`, surface: 'B' }, { url: `/v1/products/${uuid.toUpperCase()}?_n=1&_=2`, surface: 'B' }, { url: `/v1/products/${id}?_n=%ZZ&_x`, surface: 'A' },
     ];
     for (const { url, surface } of urls) {
       let before = answered();
