@@ -234,7 +234,7 @@ export async function createContainer(config: Config, opts: ContainerOptions = {
     listening(port) {
       if (!config.publicUrl) origin = listenOrigin(config.host, port);
     },
-    products: new ProductService(idResolver, views, (l) => catalog.groupMembers(l), now),
+    products: new ProductService(idResolver, views, (l) => catalog.groupMerchants(l), now),
     exports: new ExportService((filter, limit, offset) => catalog.scan(filter, limit, offset)),
     keyEvents, keyAdmin: new KeyAdmin(store.keys, store.accounts, keyEvents, clock), quota, oauth,
     authGuard: new AuthGuard(quota, config.authFailuresPerMinute),

@@ -8,7 +8,7 @@ import { slugify } from '../domain/slug.js';
 import { forgivingQuery, widened, type TermGroup } from '../domain/search-text.js';
 import { titleWords } from '../domain/similarity.js';
 import { rankTrending, TRENDING_WINDOW_DAYS, type Trend } from '../domain/trending.js';
-import type { CatalogStore, Facets, FilterFacets, ListingFilter, PageCursor, PageSort, SearchQuery, SearchResult } from '../store/types.js';
+import type { CatalogStore, Facets, FilterFacets, ListingFilter, MerchantOffer, PageCursor, PageSort, SearchQuery, SearchResult } from '../store/types.js';
 import type { ListingView, ListingViews, Money } from './listing-views.js';
 import { ReadCache } from './read-cache.js';
 import type { IndexedSearch } from './search-index/indexed-search.js';
@@ -133,6 +133,11 @@ export class CatalogService {
 
   async groupMembers(l: Listing): Promise<Listing[]> {
     return this.store.groupMembers(l.groupId);
+  }
+
+  /** The members of a listing's group as merchant offers (what SKU detail lists). */
+  async groupMerchants(l: Listing): Promise<MerchantOffer[]> {
+    return this.store.groupMerchants(l.groupId);
   }
 
   /** A page of listings in a stable order; `cursor` continues where the last page ended. */

@@ -58,7 +58,7 @@ export interface Diff {
 
 export interface PriceBounds { minSgdMinor?: number; maxSgdMinor?: number }
 
-const sgd = (l: Listing) => (l.priceSgd === null ? null : new Big(l.priceSgd));
+const sgd = (l: Pick<Listing, 'priceSgd'>) => (l.priceSgd === null ? null : new Big(l.priceSgd));
 
 /** The price a view shows: in the currency it was asked in, else the SGD price; null when unknown. */
 export function shownPrice(v: ListingView): Big | null {
@@ -81,7 +81,7 @@ export interface ViewHighlights {
 }
 
 /** Price order with listings whose price is unknown last. */
-export function byPrice(a: Listing, b: Listing): number {
+export function byPrice(a: Pick<Listing, 'id' | 'priceSgd'>, b: Pick<Listing, 'id' | 'priceSgd'>): number {
   const pa = sgd(a);
   const pb = sgd(b);
   if (!pa || !pb) return pa ? -1 : pb ? 1 : a.id - b.id;

@@ -3,13 +3,14 @@ import type { Currency } from '../domain/currencies.js';
 import { freshnessOf, isAvailable, type Freshness } from '../domain/freshness.js';
 import { cheapestOffer } from '../domain/group-price.js';
 import type { Listing, Variant } from '../domain/listing.js';
-import { GROUP_MEMBERS_LIMIT } from '../store/types.js';
+import { GROUP_MEMBERS_LIMIT, type MerchantOffer } from '../store/types.js';
 import { byPrice } from './compare-service.js';
 import type { IdResolver, Resolved } from './id-resolver.js';
 import type { ListingView, ListingViews, Money } from './listing-views.js';
 
 export interface MerchantLink {
-  listing: Listing;
+  /** A group member as its merchant offer; the product itself when it has no group. */
+  listing: MerchantOffer | Listing;
   available: boolean;
 }
 
@@ -30,7 +31,7 @@ export class ProductService {
   constructor(
     private readonly resolver: IdResolver,
     private readonly views: ListingViews,
-    private readonly groupMembers: (l: Listing) => Promise<Listing[]>,
+    private readonly groupMerchants: (l: Listing) => Promise<MerchantOffer[]>,
     private readonly now: () => Date,
   ) {}
 
@@ -50,14 +51,14 @@ export class ProductService {
 
   /** The SKU detail of a listing: its variants, its group's merchants, the cheapest offer in `currency` (SGD when none is asked). */
   async skuDetail(product: Listing, currency?: Currency): Promise<SkuDetail> {
-    const links = (await this.groupMembers(product)).sort(byPrice);
+    const links = (await this.groupMerchants(product)).sort(byPrice);
     // The whole group is at hand, so its size needs no second read of the same rows.
     const whole = links.length < GROUP_MEMBERS_LIMIT && links.some((l) => l.id === product.id);
     const view = whole
       ? this.views.with([product], new Map([[product.groupId, { size: links.length }]]), currency)[0]
       : await this.views.one(product, { currency });
     const now = this.now();
-    const merchants = links.length ? links : [product];
+    const merchants: Array<MerchantOffer | Listing> = links.length ? links : [product];
     const cheapest = cheapestOffer(merchants);
     const rated = merchants.filter((m) => m.rating !== null).map((m) => new Big(m.rating!));
     return {

@@ -1,14 +1,14 @@
 import { isAccessoryListing } from './accessory.js';
 import { sgdMinor } from './listing-columns.js';
 
-/** What the cheapest-offer rule reads of a listing. */
-export interface Offer {
-  id: number;
-  title: string;
-  categoryPath: readonly string[] | null;
-  category: string | null;
-  priceSgd: string | null;
-}
+/**
+ * What the cheapest-offer rule reads of a listing: its accessory flag as the store keeps it
+ * (written with the listing by this same rule), or what decides it.
+ */
+export type Offer = { id: number; priceSgd: string | null }
+  & ({ accessory: boolean } | { accessory?: undefined; title: string; categoryPath: readonly string[] | null; category: string | null });
+
+const isAccessory = (m: Offer) => (m.accessory === undefined ? isAccessoryListing(m) : m.accessory);
 
 /**
  * The offer a match group's cheapest price is (docs/ranking.md): the cheapest member that is
@@ -18,7 +18,7 @@ export interface Offer {
  * without an SGD price come last. `members` is never empty; the answer is one of them.
  */
 export function cheapestOffer<T extends Offer>(members: readonly T[]): T {
-  const products = members.filter((m) => !isAccessoryListing(m));
+  const products = members.filter((m) => !isAccessory(m));
   const pool = products.length ? products : [...members];
   const cents = new Map(pool.map((m) => [m, m.priceSgd ? sgdMinor(m.priceSgd) : null]));
   const priced = pool.filter((m) => cents.get(m) !== null).sort((a, b) => cents.get(a)! - cents.get(b)! || a.id - b.id);

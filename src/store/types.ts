@@ -13,6 +13,13 @@ import type { DeliveryStatus, WebhookEventKind, WebhookStatus } from '../domain/
 /** The most members `groupMembers` reads of one group. */
 export const GROUP_MEMBERS_LIMIT = 200;
 
+/**
+ * What SKU detail lists of each member of a group (`groupMerchants`): the columns of a merchant
+ * link and the cheapest-offer rule, with the accessory flag as stored; no JSON column is read.
+ */
+export type MerchantOffer = Pick<Listing, 'id' | 'source' | 'merchantId' | 'price' | 'currency' | 'priceSgd' | 'url' | 'affiliateUrl'
+  | 'rating' | 'reviewCount' | 'inStock' | 'lastCheckedAt'> & { accessory: boolean };
+
 export type SortKey = 'relevance' | 'price_asc' | 'price_desc' | 'newest' | 'rating' | 'reviews' | 'discount_desc' | 'deal_desc';
 
 /** Filters shared by search, listing, export, deals and trending; every field optional. */
@@ -167,6 +174,8 @@ export interface CatalogStore {
   latestBy(key: LookupKey, values: string[]): Promise<Map<string, Listing>>;
   /** The group's first GROUP_MEMBERS_LIMIT members by id: fewer is the whole group. */
   groupMembers(groupId: number): Promise<Listing[]>;
+  /** The same members as groupMembers, each as a merchant offer: a fraction of its row. */
+  groupMerchants(groupId: number): Promise<MerchantOffer[]>;
   search(query: SearchQuery): Promise<SearchResult>;
   /** Keyset pagination that stays correct while listings are added. */
   page(filter: ListingFilter, sort: PageSort, cursor: PageCursor | null, limit: number, offset: number): Promise<PageResult>;

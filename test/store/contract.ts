@@ -4,7 +4,9 @@ import { shippedRates } from '../../src/catalog/fx-service.js';
 import { groupOffersOf, offerOfListing, offeredSince } from '../../src/domain/buybox.js';
 import { docOf } from '../../src/catalog/search-index/indexed-search.js';
 import { IngestService } from '../../src/catalog/ingest.js';
-import type { SearchQuery, Store } from '../../src/store/types.js';
+import { isAccessoryListing } from '../../src/domain/accessory.js';
+import type { Listing } from '../../src/domain/listing.js';
+import type { MerchantOffer, SearchQuery, Store } from '../../src/store/types.js';
 import { rec } from '../helpers/records.js';
 import { freshStore } from './fresh-store.js';
 
@@ -15,6 +17,12 @@ export async function ingest(store: Store, lines: Array<Record<string, unknown>>
     batchSize, now: () => new Date('2026-11-20T12:00:00.000Z'),
   });
 }
+
+/** A listing as groupMerchants reads it. */
+const merchantOfListing = (l: Listing): MerchantOffer => ({
+  id: l.id, source: l.source, merchantId: l.merchantId, price: l.price, currency: l.currency, priceSgd: l.priceSgd, url: l.url,
+  affiliateUrl: l.affiliateUrl, rating: l.rating, reviewCount: l.reviewCount, inStock: l.inStock, lastCheckedAt: l.lastCheckedAt, accessory: isAccessoryListing(l),
+});
 
 const q = (over: Partial<SearchQuery> = {}): SearchQuery => ({ filter: {}, sort: 'relevance', limit: 50, offset: 0, ...over });
 const at = (day: number, hour = 10) => `2026-11-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00.000Z`;
@@ -75,19 +83,20 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         for await (const x of c.scan({}, 1, 0)) scanned.push(x.lastCheckedAt);
         const sampled = (await c.sample({ ids: [1] }, 1, 3)).listings.map((x) => x.lastCheckedAt);
         const group = (await c.groupMembers(one.groupId)).find((x) => x.id === 1)!;
+        const merchant = (await c.groupMerchants(one.groupId)).find((x) => x.id === 1)!;
         const offers = (await c.groupOffers([one.groupId], at(1))).get(one.groupId)!;
         return [
           (await c.getById(1))!.lastCheckedAt, one.lastCheckedAt, (await c.getByUuid(one.uuid))!.lastCheckedAt,
           (await c.getBySku('SKU-1'))[0].lastCheckedAt, (await c.latestBy('sku', ['SKU-1'])).get('SKU-1')!.lastCheckedAt,
-          ...scanned, ...sampled, group.lastCheckedAt, offers.cheapest!.lastCheckedAt,
+          ...scanned, ...sampled, group.lastCheckedAt, merchant.lastCheckedAt, offers.cheapest!.lastCheckedAt,
         ];
       };
-      expect(await checked()).toEqual(Array(9).fill(at(21)));
+      expect(await checked()).toEqual(Array(10).fill(at(21)));
       expect((await store.catalog.getById(2))!.lastCheckedAt).toBe(at(20));
       await ingest(store, [rec({ price: '449.00', observed_at: at(22) })]);
-      expect(await checked()).toEqual(Array(9).fill(at(22)));
+      expect(await checked()).toEqual(Array(10).fill(at(22)));
       await ingest(store, [rec({ price: '449.00', observed_at: at(23) })]);
-      expect(await checked()).toEqual(Array(9).fill(at(23)));
+      expect(await checked()).toEqual(Array(10).fill(at(23)));
     });
 
     it('a price change appends an observation and a price_change event in the same batch', async () => {
@@ -263,9 +272,29 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect(members.map((l) => l.sku).sort()).toEqual(['A1', 'A1', 'A2']);
       const stats = await store.catalog.groupStats([a1.groupId, a1.groupId]);
       expect(stats.get(a1.groupId)).toEqual({ size: 3, minPriceSgdMinor: 47900 });
+      expect(await store.catalog.groupMerchants(a1.groupId)).toEqual(members.map(merchantOfListing));
+      expect(await store.catalog.groupMerchants(999_999)).toEqual([]);
       const cats = await store.catalog.categories();
       expect(cats.find((c) => c.path.join('/') === 'Electronics/Mobile Phones/Smartphones')?.count).toBe(4);
       expect(cats).toHaveLength(3);
+    });
+
+    it('groupMerchants: the members as merchant offers, each with its accessory flag as the rule gives it', async () => {
+      const a55 = (over: Record<string, unknown>) => rec({ title: 'Samsung Galaxy A55 5G 128GB Navy', brand: 'Samsung', ...over });
+      await ingest(store, [
+        a55({ sku: 'P1', price: '499.00', in_stock: false, merchant_id: 'shop-1', affiliate_url: 'https://aff.example/p1', rating: 4.5, review_count: 12 }),
+        a55({ sku: 'P2', source: 'lazada_sg', price: '489.00' }),
+        a55({ sku: 'P3', source: 'amazon_sg', title: 'Case for Samsung Galaxy A55 5G 128GB Navy', price: '19.00' }),
+        a55({ sku: 'P4', source: 'qoo10_sg', price: '479.00', category: 'Phone Cases', category_path: ['Electronics', 'Mobile Accessories', 'Phone Cases'] }),
+      ]);
+      const p1 = (await store.catalog.getBySku('P1'))[0];
+      const members = await store.catalog.groupMembers(p1.groupId);
+      const merchants = await store.catalog.groupMerchants(p1.groupId);
+      expect(merchants).toEqual(members.map(merchantOfListing));
+      const flagged = new Map(merchants.map((m) => [m.id, m.accessory]));
+      for (const l of members) expect(flagged.get(l.id)).toBe(isAccessoryListing(l));
+      expect(merchants.filter((m) => m.accessory).length).toBeGreaterThan(0);
+      expect(merchants.find((m) => m.id === p1.id)).toMatchObject({ inStock: false, merchantId: 'shop-1', affiliateUrl: 'https://aff.example/p1', rating: '4.5', reviewCount: 12 });
     });
 
     it('groupOffers: every group of a page in one read, exactly groupOffersOf over its members', async () => {

@@ -5,7 +5,7 @@ import type { GroupOffers } from '../../domain/buybox.js';
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats, type IngestBatchResult,
-  type ListingFilter, type ListingTitle, type LookupKey, type PageCursor, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
+  type ListingFilter, type ListingTitle, type LookupKey, type MerchantOffer, type PageCursor, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 import { orderOf, whereOf } from '../sql/filters.js';
@@ -22,6 +22,16 @@ import { RANK_WEIGHTS, tsqueryGroups, tsqueryLiteral } from './text-search.js';
 
 const SCAN_CHUNK = 500;
 const SELECT = `SELECT ${LISTING_COLUMNS}`;
+
+interface MerchantRow {
+  group_id: number; id: number; source: string; merchant_id: string | null; price: string; currency: Currency; price_sgd: string | null;
+  url: string; affiliate_url: string | null; rating: string | null; review_count: number | null; in_stock: number | null; last_checked_at: string; accessory: number;
+}
+const merchantOf = (r: MerchantRow): MerchantOffer & { groupId: number } => ({
+  groupId: r.group_id, id: r.id, source: r.source, merchantId: r.merchant_id, price: r.price, currency: r.currency, priceSgd: r.price_sgd, url: r.url,
+  affiliateUrl: r.affiliate_url, rating: r.rating, reviewCount: r.review_count, inStock: r.in_stock === null ? null : r.in_stock === 1,
+  lastCheckedAt: r.last_checked_at, accessory: r.accessory === 1,
+});
 
 /** The catalog on PostgreSQL: the same filters, orders, facet buckets and keysets as the SQLite adapter. */
 export class PgCatalog implements CatalogStore {
@@ -102,6 +112,17 @@ export class PgCatalog implements CatalogStore {
   /** The first 200 members by id, read in one query with the other groups asked for at the same time. */
   async groupMembers(groupId: number): Promise<Listing[]> {
     return this.membersOf.load(groupId);
+  }
+
+  private readonly merchantsOf = batchReads<number, MerchantOffer[]>(async (groupIds) => {
+    const found = await rows<MerchantRow>(this.pool, `SELECT m.* FROM unnest(?::bigint[]) AS g(id) CROSS JOIN LATERAL (SELECT l.group_id, l.id, l.source,
+      l.merchant_id, l.price, l.currency, l.price_sgd, l.url, l.affiliate_url, l.rating, l.review_count, l.in_stock, l.last_checked_at, l.accessory
+      FROM listings l WHERE l.group_id = g.id ORDER BY l.id LIMIT ${GROUP_MEMBERS_LIMIT}) m ORDER BY m.id`, [[...new Set(groupIds)]], true);
+    return rowsPerKey(groupIds, found.map(merchantOf), (m) => m.groupId).map((ms) => ms.map(({ groupId: _, ...m }) => m));
+  });
+
+  async groupMerchants(groupId: number): Promise<MerchantOffer[]> {
+    return this.merchantsOf.load(groupId);
   }
 
   async count(): Promise<number> {

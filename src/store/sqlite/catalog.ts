@@ -5,7 +5,7 @@ import { offersOf, type GroupMember, type GroupOffers } from '../../domain/buybo
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type BulkFinish, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats,
-  type IngestBatchResult, type KnownLinesCapability, type ListingFilter, type ListingTitle, type LookupKey, type PageCursor, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
+  type IngestBatchResult, type KnownLinesCapability, type ListingFilter, type ListingTitle, type LookupKey, type MerchantOffer, type PageCursor, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { orderOf, whereOf } from '../sql/filters.js';
 import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
@@ -22,6 +22,13 @@ import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimi
 const RANK = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
 const COLS = listingColumns();
 const SCAN_CHUNK = 500;
+/** MerchantOffer's columns, in the order `merchantOf` reads them. */
+const MERCHANT_COLUMNS = `id, source, merchant_id, price, currency, price_sgd, url, affiliate_url, rating, review_count, in_stock, ${lastCheckedAt()}, accessory`;
+type MerchantRow = [number, string, string | null, string, Currency, string | null, string, string | null, string | null, number | null, number | null, string, number];
+const merchantOf = ([id, source, merchantId, price, currency, priceSgd, url, affiliateUrl, rating, reviewCount, inStock, lastChecked, accessory]: MerchantRow): MerchantOffer => ({
+  id, source, merchantId, price, currency, priceSgd, url, affiliateUrl, rating, reviewCount,
+  inStock: inStock === null ? null : inStock === 1, lastCheckedAt: lastChecked, accessory: accessory === 1,
+});
 /** group_id, id, in_stock, price_sgd_minor, last_checked_at, price, currency. */
 type GroupMemberRow = [number, number, number | null, number | null, string, string, Currency];
 
@@ -37,6 +44,7 @@ export class SqliteCatalog implements CatalogStore {
       byUuid: db.prepare(`SELECT ${COLS} FROM listings WHERE uuid = ?`).raw(),
       bySku: db.prepare(`SELECT ${COLS} FROM listings WHERE sku = ? ORDER BY updated_at DESC, id DESC LIMIT 50`).raw(),
       group: db.prepare(`SELECT ${COLS} FROM listings WHERE group_id = ? ORDER BY id LIMIT ${GROUP_MEMBERS_LIMIT}`).raw(),
+      merchants: db.prepare(`SELECT ${MERCHANT_COLUMNS} FROM listings WHERE group_id = ? ORDER BY id LIMIT ${GROUP_MEMBERS_LIMIT}`).raw(),
       groupSize: db.prepare('SELECT count(*) FROM listings WHERE group_id = ?').pluck(),
       groupMin: db.prepare('SELECT min(price_sgd_minor) FROM listings WHERE group_id = ?').pluck(),
       count: db.prepare("SELECT value FROM counters WHERE name = 'listings'").pluck(),
@@ -137,6 +145,10 @@ export class SqliteCatalog implements CatalogStore {
 
   async groupMembers(groupId: number): Promise<Listing[]> {
     return (this.s.group.all(groupId) as unknown[][]).map((r) => toListing(rowOf(r)));
+  }
+
+  async groupMerchants(groupId: number): Promise<MerchantOffer[]> {
+    return (this.s.merchants.all(groupId) as MerchantRow[]).map(merchantOf);
   }
 
   async count(): Promise<number> {
