@@ -10,6 +10,8 @@ export interface Resolved {
   /** Which form the reference matched as. */
   form: RefForm;
   listing: Listing;
+  /** The size of its match group, where it was read with the listing (an id, by `resolve`). */
+  groupSize?: number;
 }
 
 /** Of two listings answering one reference, the one that answers: the most recently updated (then the higher id), as for a SKU. */
@@ -46,8 +48,8 @@ export class IdResolver {
 
   async resolve(ref: string): Promise<Resolved | null> {
     if (isIntegerId(ref)) {
-      const l = await this.store.getById(Number(ref));
-      if (l) return { form: 'id', listing: l };
+      const found = await this.store.getSized(Number(ref));
+      if (found) return { form: 'id', listing: found.listing, groupSize: found.groupSize };
     } else if (isUuid(ref)) {
       const l = await this.store.getByUuid(ref.toLowerCase());
       return l ? { form: 'uuid', listing: l } : null;

@@ -45,8 +45,11 @@ export class ProductService {
     return this.resolver.resolveMany(refs);
   }
 
-  async view(listing: Listing, currency?: Currency): Promise<ListingView> {
-    return this.views.one(listing, { currency });
+  /** `groupSize`: its group's size where it was read with the listing (Resolved), else it is read here. */
+  async view(listing: Listing, currency?: Currency, groupSize?: number): Promise<ListingView> {
+    return groupSize === undefined
+      ? this.views.one(listing, { currency })
+      : this.views.with([listing], new Map([[listing.groupId, { size: groupSize }]]), currency)[0];
   }
 
   /** The SKU detail of a listing: its variants, its group's merchants, the cheapest offer in `currency` (SGD when none is asked). */

@@ -13,6 +13,12 @@ import type { DeliveryStatus, WebhookEventKind, WebhookStatus } from '../domain/
 /** The most members `groupMembers` reads of one group. */
 export const GROUP_MEMBERS_LIMIT = 200;
 
+/** A listing and the size of its match group, read together. */
+export interface SizedListing {
+  listing: Listing;
+  groupSize: number;
+}
+
 /**
  * What SKU detail lists of each member of a group (`groupMerchants`): the columns of a merchant
  * link and the cheapest-offer rule, with the accessory flag as stored; no JSON column is read.
@@ -160,6 +166,8 @@ export interface CatalogStore {
   knownLines?(): KnownLinesCapability | null;
   getById(id: number): Promise<Listing | null>;
   getByUuid(uuid: string): Promise<Listing | null>;
+  /** As getById, with the size of the listing's match group read in the same statement (surface A's detail shows it). */
+  getSized(id: number): Promise<SizedListing | null>;
   /** Every listing with this SKU (one per platform that uses it), most recently updated first. */
   getBySku(sku: string): Promise<Listing[]>;
   /** In the order of `ids`; absent ids are skipped. */

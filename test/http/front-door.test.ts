@@ -274,10 +274,10 @@ describe("the front door's first answers (a product by id never asked before)", 
   });
 
   it("reports surface B's own timing and that the first answer was not cached", async () => {
-    const view = h.c.products.view.bind(h.c.products);
-    const slow = vi.spyOn(h.c.products, 'view').mockImplementationOnce(async (...args) => {
+    const resolve = h.c.products.resolve.bind(h.c.products);
+    const slow = vi.spyOn(h.c.products, 'resolve').mockImplementationOnce(async (...args) => {
       await new Promise((r) => setTimeout(r, 30));
-      return view(...args);
+      return resolve(...args);
     });
     const before = answered();
     const first = JSON.parse((await fresh(`/v1/products/${uuid}`)).body) as { response_time_ms: number; cached: boolean };

@@ -89,14 +89,15 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
           (await c.getById(1))!.lastCheckedAt, one.lastCheckedAt, (await c.getByUuid(one.uuid))!.lastCheckedAt,
           (await c.getBySku('SKU-1'))[0].lastCheckedAt, (await c.latestBy('sku', ['SKU-1'])).get('SKU-1')!.lastCheckedAt,
           ...scanned, ...sampled, group.lastCheckedAt, merchant.lastCheckedAt, offers.cheapest!.lastCheckedAt,
+          (await c.getSized(1))!.listing.lastCheckedAt,
         ];
       };
-      expect(await checked()).toEqual(Array(10).fill(at(21)));
+      expect(await checked()).toEqual(Array(11).fill(at(21)));
       expect((await store.catalog.getById(2))!.lastCheckedAt).toBe(at(20));
       await ingest(store, [rec({ price: '449.00', observed_at: at(22) })]);
-      expect(await checked()).toEqual(Array(10).fill(at(22)));
+      expect(await checked()).toEqual(Array(11).fill(at(22)));
       await ingest(store, [rec({ price: '449.00', observed_at: at(23) })]);
-      expect(await checked()).toEqual(Array(10).fill(at(23)));
+      expect(await checked()).toEqual(Array(11).fill(at(23)));
     });
 
     it('a price change appends an observation and a price_change event in the same batch', async () => {
@@ -274,6 +275,14 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect(stats.get(a1.groupId)).toEqual({ size: 3, minPriceSgdMinor: 47900 });
       expect(await store.catalog.groupMerchants(a1.groupId)).toEqual(members.map(merchantOfListing));
       expect(await store.catalog.groupMerchants(999_999)).toEqual([]);
+      // A listing with its group's size, as getById and groupStats read them apart.
+      for (const l of bySku) {
+        const size = (await store.catalog.groupStats([l.groupId])).get(l.groupId)!.size;
+        expect(await store.catalog.getSized(l.id)).toEqual({ listing: l, groupSize: size });
+      }
+      const alone = (await store.catalog.getBySku('C1'))[0];
+      expect((await store.catalog.getSized(alone.id))!.groupSize).toBe(1);
+      expect(await store.catalog.getSized(999_999)).toBeNull();
       const cats = await store.catalog.categories();
       expect(cats.find((c) => c.path.join('/') === 'Electronics/Mobile Phones/Smartphones')?.count).toBe(4);
       expect(cats).toHaveLength(3);

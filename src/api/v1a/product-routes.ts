@@ -67,7 +67,7 @@ export function productRoutes(c: Container): FastifyPluginAsync {
     /** The detail of a resolved reference: the SKU detail of spec 2.4 for a SKU, else the record of 2.1. */
     const detailText = async (found: Resolved, currency: CurrencyCode | undefined, opts: typeof SKU_DETAIL_DEFAULTS) => (found.form === 'sku'
       ? skuDetailText(presentSkuDetail(await c.products.skuDetail(found.listing, currency), opts))
-      : productRecordText(presentProduct(await c.products.view(found.listing, currency))));
+      : productRecordText(presentProduct(await c.products.view(found.listing, currency, found.groupSize))));
 
     app.get('/v1/products', {
       config: { cacheSeconds: 600 },

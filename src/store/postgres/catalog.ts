@@ -5,7 +5,7 @@ import type { GroupOffers } from '../../domain/buybox.js';
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats, type IngestBatchResult,
-  type ListingFilter, type ListingTitle, type LookupKey, type MerchantOffer, type PageCursor, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
+  type ListingFilter, type ListingTitle, type LookupKey, type MerchantOffer, type PageCursor, type SizedListing, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 import { orderOf, whereOf } from '../sql/filters.js';
@@ -61,6 +61,17 @@ export class PgCatalog implements CatalogStore {
 
   async getById(id: number): Promise<Listing | null> {
     return this.byId.load(id);
+  }
+
+  private readonly sizedById = batchReads<number, SizedListing | null>(async (ids) => {
+    const found = await rows<ListingRow & { group_size: number }>(this.pool, `${SELECT},
+      (SELECT count(*) FROM listings g WHERE g.group_id = l.group_id)::int AS group_size FROM listings l WHERE l.id = ANY(?::bigint[])`, [ids], true);
+    const byId = new Map(found.map((r) => [r.id, { listing: toListing(r), groupSize: r.group_size }]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
+
+  async getSized(id: number): Promise<SizedListing | null> {
+    return this.sizedById.load(id);
   }
 
   async getByUuid(uuid: string): Promise<Listing | null> {

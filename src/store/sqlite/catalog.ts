@@ -5,7 +5,7 @@ import { offersOf, type GroupMember, type GroupOffers } from '../../domain/buybo
 import type { Currency } from '../../domain/currencies.js';
 import {
   GROUP_MEMBERS_LIMIT, type BrandCount, type BulkFinish, type CatalogStore, type CategoryCount, type Facets, type FilterFacets, type GroupStats,
-  type IngestBatchResult, type KnownLinesCapability, type ListingFilter, type ListingTitle, type LookupKey, type MerchantOffer, type PageCursor, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
+  type IngestBatchResult, type KnownLinesCapability, type ListingFilter, type ListingTitle, type LookupKey, type MerchantOffer, type SizedListing, type PageCursor, type PageResult, type PageSort, type SearchDoc, type SearchQuery, type SearchResult,
 } from '../types.js';
 import { orderOf, whereOf } from '../sql/filters.js';
 import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-moves.js';
@@ -15,12 +15,13 @@ import { collectObservations, observationsForSql, type ObservationRow } from '..
 import { ftsGroups, ftsQuery } from './fts-query.js';
 import { SqliteIngestWriter } from './ingest.js';
 import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type SearchDocRow } from '../sql/listing-row.js';
-import { IN_LIST_MAX, inList, lastCheckedAt, LISTING_COLUMN_NAMES, listingColumns, rowOf } from './listing-reads.js';
+import { IN_LIST_MAX, inList, lastCheckedAt, LISTING_COLUMN_COUNT, LISTING_COLUMN_NAMES, listingColumns, rowOf } from './listing-reads.js';
 import { Statements } from './statements.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 
 const RANK = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
 const COLS = listingColumns();
+const GROUP_SIZE = '(SELECT count(*) FROM listings g WHERE g.group_id = listings.group_id)';
 const SCAN_CHUNK = 500;
 /** MerchantOffer's columns, in the order `merchantOf` reads them. */
 const MERCHANT_COLUMNS = `id, source, merchant_id, price, currency, price_sgd, url, affiliate_url, rating, review_count, in_stock, ${lastCheckedAt()}, accessory`;
@@ -42,6 +43,8 @@ export class SqliteCatalog implements CatalogStore {
     this.s = {
       byId: db.prepare(`SELECT ${COLS} FROM listings WHERE id = ?`).raw(),
       byUuid: db.prepare(`SELECT ${COLS} FROM listings WHERE uuid = ?`).raw(),
+      // The group's size as one more column: the row's group index entry is near, and a second statement costs its own lock and call.
+      sized: db.prepare(`SELECT ${COLS}, ${GROUP_SIZE} FROM listings WHERE id = ?`).raw(),
       bySku: db.prepare(`SELECT ${COLS} FROM listings WHERE sku = ? ORDER BY updated_at DESC, id DESC LIMIT 50`).raw(),
       group: db.prepare(`SELECT ${COLS} FROM listings WHERE group_id = ? ORDER BY id LIMIT ${GROUP_MEMBERS_LIMIT}`).raw(),
       merchants: db.prepare(`SELECT ${MERCHANT_COLUMNS} FROM listings WHERE group_id = ? ORDER BY id LIMIT ${GROUP_MEMBERS_LIMIT}`).raw(),
@@ -94,6 +97,11 @@ export class SqliteCatalog implements CatalogStore {
   async getByUuid(uuid: string): Promise<Listing | null> {
     const row = this.s.byUuid.get(uuid) as unknown[] | undefined;
     return row ? toListing(rowOf(row)) : null;
+  }
+
+  async getSized(id: number): Promise<SizedListing | null> {
+    const row = this.s.sized.get(id) as unknown[] | undefined;
+    return row ? { listing: toListing(rowOf(row)), groupSize: row[LISTING_COLUMN_COUNT] as number } : null;
   }
 
   async getBySku(sku: string): Promise<Listing[]> {
