@@ -93,6 +93,11 @@ export class ListingViews {
     return (await this.of([listing], opts))[0];
   }
 
+  /** One listing's view over its group's size read with it; null: the size is not shown, so not read (competitorCount null). */
+  sized(listing: Listing, size: number | null, currency?: Currency): ListingView {
+    return this.with([listing], size === null ? new Map() : new Map([[listing.groupId, { size }]]), currency)[0];
+  }
+
   /** Views over group sizes already read. */
   with(listings: Listing[], groups: Map<number, Pick<GroupStats, 'size'>>, currency?: Currency): ListingView[] {
     const now = this.now();

@@ -47,9 +47,7 @@ export class ProductService {
 
   /** `groupSize`: its group's size where it was read with the listing (Resolved), else it is read here. */
   async view(listing: Listing, currency?: Currency, groupSize?: number): Promise<ListingView> {
-    return groupSize === undefined
-      ? this.views.one(listing, { currency })
-      : this.views.with([listing], new Map([[listing.groupId, { size: groupSize }]]), currency)[0];
+    return groupSize === undefined ? this.views.one(listing, { currency }) : this.views.sized(listing, groupSize, currency);
   }
 
   /** The SKU detail of a listing: its variants, its group's merchants, the cheapest offer in `currency` (SGD when none is asked). */
@@ -57,9 +55,7 @@ export class ProductService {
     const links = (await this.groupMerchants(product)).sort(byPrice);
     // The whole group is at hand, so its size needs no second read of the same rows.
     const whole = links.length < GROUP_MEMBERS_LIMIT && links.some((l) => l.id === product.id);
-    const view = whole
-      ? this.views.with([product], new Map([[product.groupId, { size: links.length }]]), currency)[0]
-      : await this.views.one(product, { currency });
+    const view = whole ? this.views.sized(product, links.length, currency) : await this.views.one(product, { currency });
     const now = this.now();
     const merchants: Array<MerchantOffer | Listing> = links.length ? links : [product];
     const cheapest = cheapestOffer(merchants);

@@ -53,7 +53,6 @@ async function byUuid(c: Container, ref: string): Promise<Listing> {
 }
 
 const DETAIL_CONFIG = { cacheSeconds: 60 };
-const NO_GROUP_SIZES = new Map<number, { size: number }>();
 /** Fastify's own serializer for the answer (fast-json-stringify), compiled once for the route and the front door alike. */
 const detailAnswerText = fastJson(DetailResponse as never);
 
@@ -62,7 +61,7 @@ export function routes(c: Container): FastifyPluginAsync {
   return async (base) => {
     const detailText = async (l: Listing, took: () => number) => {
       // Surface B's record shows no group size (presentRecord), so none is read.
-      const record = presentRecord(c.views.with([l], NO_GROUP_SIZES)[0]);
+      const record = presentRecord(c.views.sized(l, null));
       return detailAnswerText({ results: [record], total: 1, page: { limit: 1, offset: 0 }, response_time_ms: Math.max(0, Math.round(took())), cached: false });
     };
     const app = base.withTypeProvider<TypeBoxTypeProvider>();

@@ -13,7 +13,7 @@ import { priceMovesQuery, toPriceMove, type PriceMoveRow } from '../sql/price-mo
 import type { PriceMove } from '../../domain/trending.js';
 import { AVAILABILITY_COUNTS, LOOKUP_COLUMN, brandCountsSql } from '../sql/lookups.js';
 import { collectObservations, groupOffersSql, observationsForSql, toGroupOffers, type GroupOffersRow, type ObservationRow } from '../sql/signals.js';
-import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type ListingRow, type SearchDocRow } from '../sql/listing-row.js';
+import { groupSizeColumn, MERCHANT_COLUMNS, SEARCH_DOC_COLUMNS, toListing, toMerchantOffer, toSearchDoc, type ListingRow, type MerchantRow, type SearchDocRow } from '../sql/listing-row.js';
 import { LISTING_COLUMNS } from './columns.js';
 import { PgIngestWriter } from './ingest.js';
 import { batchReads, rowsPerKey } from './batch.js';
@@ -22,16 +22,6 @@ import { RANK_WEIGHTS, tsqueryGroups, tsqueryLiteral } from './text-search.js';
 
 const SCAN_CHUNK = 500;
 const SELECT = `SELECT ${LISTING_COLUMNS}`;
-
-interface MerchantRow {
-  group_id: number; id: number; source: string; merchant_id: string | null; price: string; currency: Currency; price_sgd: string | null;
-  url: string; affiliate_url: string | null; rating: string | null; review_count: number | null; in_stock: number | null; last_checked_at: string; accessory: number;
-}
-const merchantOf = (r: MerchantRow): MerchantOffer & { groupId: number } => ({
-  groupId: r.group_id, id: r.id, source: r.source, merchantId: r.merchant_id, price: r.price, currency: r.currency, priceSgd: r.price_sgd, url: r.url,
-  affiliateUrl: r.affiliate_url, rating: r.rating, reviewCount: r.review_count, inStock: r.in_stock === null ? null : r.in_stock === 1,
-  lastCheckedAt: r.last_checked_at, accessory: r.accessory === 1,
-});
 
 /** The catalog on PostgreSQL: the same filters, orders, facet buckets and keysets as the SQLite adapter. */
 export class PgCatalog implements CatalogStore {
@@ -64,8 +54,8 @@ export class PgCatalog implements CatalogStore {
   }
 
   private readonly sizedById = batchReads<number, SizedListing | null>(async (ids) => {
-    const found = await rows<ListingRow & { group_size: number }>(this.pool, `${SELECT},
-      (SELECT count(*) FROM listings g WHERE g.group_id = l.group_id)::int AS group_size FROM listings l WHERE l.id = ANY(?::bigint[])`, [ids], true);
+    const found = await rows<ListingRow & { group_size: number }>(this.pool, `${SELECT}, ${groupSizeColumn('l')}::int AS group_size
+      FROM listings l WHERE l.id = ANY(?::bigint[])`, [ids], true);
     const byId = new Map(found.map((r) => [r.id, { listing: toListing(r), groupSize: r.group_size }]));
     return ids.map((id) => byId.get(id) ?? null);
   });
@@ -126,10 +116,10 @@ export class PgCatalog implements CatalogStore {
   }
 
   private readonly merchantsOf = batchReads<number, MerchantOffer[]>(async (groupIds) => {
-    const found = await rows<MerchantRow>(this.pool, `SELECT m.* FROM unnest(?::bigint[]) AS g(id) CROSS JOIN LATERAL (SELECT l.group_id, l.id, l.source,
-      l.merchant_id, l.price, l.currency, l.price_sgd, l.url, l.affiliate_url, l.rating, l.review_count, l.in_stock, l.last_checked_at, l.accessory
-      FROM listings l WHERE l.group_id = g.id ORDER BY l.id LIMIT ${GROUP_MEMBERS_LIMIT}) m ORDER BY m.id`, [[...new Set(groupIds)]], true);
-    return rowsPerKey(groupIds, found.map(merchantOf), (m) => m.groupId).map((ms) => ms.map(({ groupId: _, ...m }) => m));
+    const found = await rows<MerchantRow & { group_id: number }>(this.pool, `SELECT m.* FROM unnest(?::bigint[]) AS g(id) CROSS JOIN LATERAL (SELECT l.group_id,
+      ${MERCHANT_COLUMNS.map((c) => `l.${c}`).join(', ')}, l.last_checked_at FROM listings l WHERE l.group_id = g.id ORDER BY l.id LIMIT ${GROUP_MEMBERS_LIMIT}) m
+      ORDER BY m.id`, [[...new Set(groupIds)]], true);
+    return rowsPerKey(groupIds, found, (r) => r.group_id).map((rs) => rs.map(toMerchantOffer));
   });
 
   async groupMerchants(groupId: number): Promise<MerchantOffer[]> {

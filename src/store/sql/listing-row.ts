@@ -3,7 +3,7 @@ import type { Currency } from '../../domain/currencies.js';
 import type { StoredListing } from '../../domain/ingest-rules.js';
 import type { Listing, PriceTrend, Variant } from '../../domain/listing.js';
 import { fromJsonColumn } from '../../domain/listing-columns.js';
-import type { SearchDoc } from '../types.js';
+import type { MerchantOffer, SearchDoc } from '../types.js';
 
 /** A listings row as SQLite returns it. */
 export interface ListingRow {
@@ -77,6 +77,26 @@ export class StoredRowListing implements StoredListing {
   get metadata() { return (this.#metadata ??= fromJsonColumn(this.#texts.metadata)); }
   get variants() { return (this.#variants ??= fromJsonColumn<Variant[]>(this.#texts.variants) ?? []); }
 }
+
+/** A merchant offer's columns (`groupMerchants`), the same in both stores; each store reads `last_checked_at` its own way. */
+export const MERCHANT_COLUMNS = ['id', 'source', 'merchant_id', 'price', 'currency', 'price_sgd', 'url', 'affiliate_url', 'rating', 'review_count', 'in_stock', 'accessory'] as const;
+
+/** A merchant offer's row, as both stores return it. */
+export interface MerchantRow {
+  id: number; source: string; merchant_id: string | null; price: string; currency: Currency; price_sgd: string | null; url: string;
+  affiliate_url: string | null; rating: string | null; review_count: number | null; in_stock: number | null; last_checked_at: string; accessory: number;
+}
+
+export function toMerchantOffer(r: MerchantRow): MerchantOffer {
+  return {
+    id: r.id, source: r.source, merchantId: r.merchant_id, price: r.price, currency: r.currency, priceSgd: r.price_sgd, url: r.url,
+    affiliateUrl: r.affiliate_url, rating: r.rating, reviewCount: r.review_count, inStock: r.in_stock == null ? null : r.in_stock === 1,
+    lastCheckedAt: r.last_checked_at, accessory: r.accessory === 1,
+  };
+}
+
+/** The size of the row's match group, as one more selected value (`alias`: the listings table's, where it has one). */
+export const groupSizeColumn = (alias = 'listings') => `(SELECT count(*) FROM listings g WHERE g.group_id = ${alias}.group_id)`;
 
 /** The columns a search index loads (`searchDocs`), the same in both stores. */
 export const SEARCH_DOC_COLUMNS = `id, title, brand, category, category_path, category_key, source, domain, country_code, in_stock,

@@ -14,22 +14,14 @@ import { AVAILABILITY_COUNTS, LOOKUP_COLUMN, brandCountsSql } from '../sql/looku
 import { collectObservations, observationsForSql, type ObservationRow } from '../sql/signals.js';
 import { ftsGroups, ftsQuery } from './fts-query.js';
 import { SqliteIngestWriter } from './ingest.js';
-import { SEARCH_DOC_COLUMNS, toListing, toSearchDoc, type SearchDocRow } from '../sql/listing-row.js';
+import { groupSizeColumn, MERCHANT_COLUMNS, SEARCH_DOC_COLUMNS, toListing, toMerchantOffer, toSearchDoc, type MerchantRow, type SearchDocRow } from '../sql/listing-row.js';
 import { IN_LIST_MAX, inList, lastCheckedAt, LISTING_COLUMN_COUNT, LISTING_COLUMN_NAMES, listingColumns, rowOf } from './listing-reads.js';
 import { Statements } from './statements.js';
 import { PRICE_FACET_RANGES, RATING_FACET_FLOORS, availabilityBuckets, facetLimit } from '../../domain/facets.js';
 
 const RANK = 'bm25(listings_fts, 10.0, 4.0, 2.0)';
 const COLS = listingColumns();
-const GROUP_SIZE = '(SELECT count(*) FROM listings g WHERE g.group_id = listings.group_id)';
 const SCAN_CHUNK = 500;
-/** MerchantOffer's columns, in the order `merchantOf` reads them. */
-const MERCHANT_COLUMNS = `id, source, merchant_id, price, currency, price_sgd, url, affiliate_url, rating, review_count, in_stock, ${lastCheckedAt()}, accessory`;
-type MerchantRow = [number, string, string | null, string, Currency, string | null, string, string | null, string | null, number | null, number | null, string, number];
-const merchantOf = ([id, source, merchantId, price, currency, priceSgd, url, affiliateUrl, rating, reviewCount, inStock, lastChecked, accessory]: MerchantRow): MerchantOffer => ({
-  id, source, merchantId, price, currency, priceSgd, url, affiliateUrl, rating, reviewCount,
-  inStock: inStock === null ? null : inStock === 1, lastCheckedAt: lastChecked, accessory: accessory === 1,
-});
 /** group_id, id, in_stock, price_sgd_minor, last_checked_at, price, currency. */
 type GroupMemberRow = [number, number, number | null, number | null, string, string, Currency];
 
@@ -44,10 +36,11 @@ export class SqliteCatalog implements CatalogStore {
       byId: db.prepare(`SELECT ${COLS} FROM listings WHERE id = ?`).raw(),
       byUuid: db.prepare(`SELECT ${COLS} FROM listings WHERE uuid = ?`).raw(),
       // The group's size as one more column: the row's group index entry is near, and a second statement costs its own lock and call.
-      sized: db.prepare(`SELECT ${COLS}, ${GROUP_SIZE} FROM listings WHERE id = ?`).raw(),
+      sized: db.prepare(`SELECT ${COLS}, ${groupSizeColumn()} FROM listings WHERE id = ?`).raw(),
       bySku: db.prepare(`SELECT ${COLS} FROM listings WHERE sku = ? ORDER BY updated_at DESC, id DESC LIMIT 50`).raw(),
       group: db.prepare(`SELECT ${COLS} FROM listings WHERE group_id = ? ORDER BY id LIMIT ${GROUP_MEMBERS_LIMIT}`).raw(),
-      merchants: db.prepare(`SELECT ${MERCHANT_COLUMNS} FROM listings WHERE group_id = ? ORDER BY id LIMIT ${GROUP_MEMBERS_LIMIT}`).raw(),
+      merchants: db.prepare(`SELECT ${MERCHANT_COLUMNS.join(', ')}, ${lastCheckedAt()} AS last_checked_at FROM listings
+        WHERE group_id = ? ORDER BY id LIMIT ${GROUP_MEMBERS_LIMIT}`),
       groupSize: db.prepare('SELECT count(*) FROM listings WHERE group_id = ?').pluck(),
       groupMin: db.prepare('SELECT min(price_sgd_minor) FROM listings WHERE group_id = ?').pluck(),
       count: db.prepare("SELECT value FROM counters WHERE name = 'listings'").pluck(),
@@ -156,7 +149,7 @@ export class SqliteCatalog implements CatalogStore {
   }
 
   async groupMerchants(groupId: number): Promise<MerchantOffer[]> {
-    return (this.s.merchants.all(groupId) as MerchantRow[]).map(merchantOf);
+    return (this.s.merchants.all(groupId) as MerchantRow[]).map(toMerchantOffer);
   }
 
   async count(): Promise<number> {
