@@ -14,12 +14,26 @@ const INSTRUCTIONS = 'A product catalog of retail platforms in South-East Asia a
   + 'Before recommending an offer, check its signals (is_available, data_freshness, confidence_score). '
   + 'Hand a shopper over with affiliate_url when present, else url.';
 
+/**
+ * The SDK's McpServer checks each tool result against the tool's output schema (zod) before
+ * sending it: a sixth of an MCP search's CPU (bench/RESULTS.md). The results are built as those
+ * schemas' types, and the test suites' SDK clients check every result they receive against the
+ * schema tools/list advertises, so the server does not check them again per call. A guard, not
+ * a silent no-op: an SDK without the method fails here (and every MCP test with it).
+ */
+function withoutOutputChecks(server: McpServer): McpServer {
+  const checks = server as unknown as { validateToolOutput?: unknown };
+  if (typeof checks.validateToolOutput !== 'function') throw new Error('McpServer.validateToolOutput is gone: see withoutOutputChecks');
+  checks.validateToolOutput = async () => {};
+  return server;
+}
+
 /** The catalog as an MCP server: tools, resources and prompts over the services; one per connection (or per HTTP request). */
 export function createMcpServer(s: McpServices, opts: McpOptions): McpServer {
-  const server = new McpServer(
+  const server = withoutOutputChecks(new McpServer(
     { name: 'catalog', title: 'Catalog service', version: opts.version },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
-  );
+  ));
   registerSearchTools(server, s, opts);
   registerProductTools(server, s, opts);
   registerCompareTools(server, s, opts);
