@@ -3,8 +3,8 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { DomainError } from '../domain/errors.js';
 
 /**
- * What a tool answers: structured content (checked against the tool's outputSchema by the clients in the tests; see withoutOutputChecks in server.ts)
- * with a short text for models that read text; or, for arguments the tool cannot use, a result
+ * What a tool answers: structured content (held to the tool's outputSchema by the tests, not per
+ * call: withoutOutputChecks in server.ts) with a short text for models that read text; or, for arguments the tool cannot use, a result
  * with isError and a message saying what to change. Never a protocol error.
  */
 

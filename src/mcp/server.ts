@@ -17,8 +17,8 @@ const INSTRUCTIONS = 'A product catalog of retail platforms in South-East Asia a
 /**
  * The SDK's McpServer checks each tool result against the tool's output schema (zod) before
  * sending it: a sixth of an MCP search's CPU (bench/RESULTS.md). The results are built as those
- * schemas' types, and the test suites' SDK clients check every result they receive against the
- * schema tools/list advertises, so the server does not check them again per call. A guard, not
+ * schemas' types, and test/mcp/tools.test.ts holds every tool's result to the schema tools/list
+ * advertises (expectValidOutput), so the server does not check them again per call. A guard, not
  * a silent no-op: an SDK without the method fails here (and every MCP test with it).
  */
 function withoutOutputChecks(server: McpServer): McpServer {
