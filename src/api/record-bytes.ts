@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import fastJson from 'fast-json-stringify';
 import type { TSchema } from 'typebox';
 import type { ListingView } from '../catalog/listing-views.js';
 import type { Listing } from '../domain/listing.js';
@@ -29,6 +30,8 @@ export class RecordBytes {
    * 2 x PAGES pages of up to LARGEST_KEPT_PAGE bytes (16 MB).
    */
   private readonly pages = new TwoGenerationCache<string, Page>(PAGES);
+  /** The record schema's serializer, for answers made without a reply (pageOf). */
+  private ownSerializer: ((record: unknown) => string) | null = null;
 
   /** `present` makes a record of a view; `schema` is the record's response schema. */
   constructor(private readonly present: (v: ListingView) => unknown, private readonly schema: TSchema) {}
@@ -45,16 +48,32 @@ export class RecordBytes {
    * page is not hashed whole (a strong tag still: any byte that differs changes a part's hash).
    */
   page(reply: FastifyReply, envelope: Record<string, unknown>, field: string, views: readonly ListingView[], extra?: (v: ListingView) => string): Buffer {
-    const { text, split } = serializedEnvelope(reply, envelope, field);
+    const text = String(reply.serialize(envelope));
     const serialize = reply.compileSerializationSchema(this.schema as never) as (record: unknown) => string;
-    const records = views.map((v) => this.record(v, serialize));
-    const tagged = answerIsTagged(reply.request, reply);
     reply.type(JSON_TYPE);
+    const page = this.assemble(text, field, serialize, answerIsTagged(reply.request, reply), views, extra);
+    if (page.tag !== null) reply.header('ETag', page.tag);
+    return page.bytes;
+  }
+
+  /**
+   * The same tagged answer made without a reply (the front door's, http/front-door.ts QueryRoute):
+   * `envelopeText` is the route's serializer for its 200 (the one `reply.serialize` uses), and the
+   * records are serialized by a serializer compiled from the record schema.
+   */
+  pageOf(envelopeText: (envelope: Record<string, unknown>) => string, envelope: Record<string, unknown>, field: string, views: readonly ListingView[]): { bytes: Buffer; tag: string } {
+    this.ownSerializer ??= fastJson(this.schema as never) as (record: unknown) => string;
+    const page = this.assemble(envelopeText(envelope), field, this.ownSerializer, true, views);
+    return { bytes: page.bytes, tag: page.tag! };
+  }
+
+  private assemble(
+    text: string, field: string, serialize: (record: unknown) => string, tagged: boolean, views: readonly ListingView[], extra?: (v: ListingView) => string,
+  ): Page {
+    const split = splitOf(text, field);
+    const records = views.map((v) => this.record(v, serialize));
     const known = extra ? undefined : this.pages.get(text);
-    if (known && (known.tag !== null || !tagged) && sameRecords(known.records, records)) {
-      if (tagged) reply.header('ETag', known.tag);
-      return known.bytes;
-    }
+    if (known && (known.tag !== null || !tagged) && sameRecords(known.records, records)) return tagged ? known : { records: known.records, bytes: known.bytes, tag: null };
     const head = Buffer.from(text.slice(0, split));
     const tail = Buffer.from(text.slice(split));
     const tag = tagged ? createHash('sha1').update(`${head.length} ${tail.length} ${views.length}\n`).update(head).update(tail) : null;
@@ -75,9 +94,8 @@ export class RecordBytes {
     }
     parts.push(tail);
     const page: Page = { records, bytes: Buffer.concat(parts), tag: tag && `"${tag.digest('base64url')}"` };
-    if (page.tag) reply.header('ETag', page.tag);
     if (!extra && page.bytes.length <= LARGEST_KEPT_PAGE) this.pages.set(text, page);
-    return page.bytes;
+    return page;
   }
 
   private record(v: ListingView, serialize: (record: unknown) => string): Kept {
@@ -127,11 +145,16 @@ function recordSchema(reply: FastifyReply, field: string): TSchema {
 /** The envelope as the route's serializer writes it, and where its empty array member `field` opens. */
 function serializedEnvelope(reply: FastifyReply, envelope: Record<string, unknown>, field: string): { text: string; split: number } {
   const text = String(reply.serialize(envelope));
+  return { text, split: splitOf(text, field) };
+}
+
+/** Where the empty array member `field` of a serialized envelope opens. */
+function splitOf(text: string, field: string): number {
   // Quotes inside a JSON string are escaped, so the member's key cannot appear in a value.
   const mark = `"${field}":[]`;
   const at = text.indexOf(mark);
   if (at < 0 || text.indexOf(mark, at + 1) >= 0) throw new Error(`no single empty ${field} in the envelope`);
-  return { text, split: at + mark.length - 1 };
+  return at + mark.length - 1;
 }
 
 interface Kept { stamp: string; bytes: Buffer; digest: Buffer | null }

@@ -39,6 +39,23 @@ export interface ColdRoute {
   answer(ref: string, took: () => number): Promise<string | null>;
 }
 
+/**
+ * A route the front door answers on every request, its parameters read from the query (`parse`):
+ * only GET `path` exactly, with a query `parse` accepts (it returns null for anything the route's
+ * own validation must see). Its answers are not kept in the response cache (the route has no
+ * cache time), so they carry no Cache-Control or X-Cache, as the hooks send them. `answer` gives
+ * the 200's bytes and entity tag, or null where the route must answer itself.
+ */
+export interface QueryRoute<P = unknown> {
+  path: string;
+  surface: string;
+  config: FastifyContextConfig;
+  /** The answer's Content-Type, as the route's reply sets it. */
+  type: string;
+  parse(query: string): P | null;
+  answer(params: P): Promise<{ body: Buffer; etag: string } | null>;
+}
+
 /** A query of free parameters only (schema-kit's FREE_PARAMS: `_` and a name), as the client sent them. */
 const FREE_QUERY = /^_[^&=%]*(=[^&]*)?(&_[^&=%]*(=[^&]*)?)*$/;
 
@@ -46,6 +63,13 @@ const FREE_QUERY = /^_[^&=%]*(=[^&]*)?(&_[^&=%]*(=[^&]*)?)*$/;
 interface ColdRequest {
   route: ColdRoute;
   ref: string;
+  learned: Learned;
+}
+
+/** A request for a query route: the route, its parameters, and its rules as a Learned of no cache key. */
+interface AskedRequest {
+  route: QueryRoute;
+  params: unknown;
   learned: Learned;
 }
 
@@ -63,13 +87,13 @@ const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
  * (readiness, CORS, auth, the rate limit, the tier gate, the cache lookup); here the same checks run
  * on the raw request and the same headers are written, for about 70% of the CPU (bench/RESULTS.md).
  * A cold route's URL (ColdRoute) that the cache does not hold is answered first here, by the
- * route's own code.
+ * route's own code; so is every request of a query route (QueryRoute), whose answers are not kept.
  *
  * It answers only what it can answer exactly as the hooks would, and steps aside (returns false,
  * having counted nothing) for everything else: a URL no cached route has answered from its cache
- * yet and no cold route takes, a route that needs no key (the hooks count none there), a key not in
- * the key cache, a method other than GET, an If-None-Match, a `Catalog-Surface` header, a key in
- * the query, a per-key or header-dependent answer, a CORS allow-list, a limiter that answers
+ * yet and no cold or query route takes, a route that needs no key (the hooks count none there), a
+ * key not in the key cache, a method other than GET, an If-None-Match, a `Catalog-Surface` header,
+ * a key in the query, a per-key or header-dependent answer, a CORS allow-list, a limiter that answers
  * asynchronously (Redis), a refused tier, a service that is starting or closing, and logging at
  * `info` (Fastify logs every request there, and the log must not depend on which path answered).
  * A request the rate limit refuses was counted here: it goes on to Fastify carrying that decision,
@@ -78,6 +102,7 @@ const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
 export class FrontDoor {
   private readonly learned = new Map<string, Learned>();
   private readonly cold: ColdRoute[] = [];
+  private readonly queried = new Map<string, { route: QueryRoute; learned: Learned }>();
   private closing = false;
   /** Answers sent here (tests read it). */
   answered = 0;
@@ -114,6 +139,21 @@ export class FrontDoor {
     this.cold.push(route);
   }
 
+  /** Called by a route whose every answer the front door may make (QueryRoute). */
+  answerQueries<P>(route: QueryRoute<P>): void {
+    const { surface, config } = route;
+    this.queried.set(route.path, { route: route as QueryRoute, learned: { key: '', surface, seconds: 0, minTier: config.minTier, limited: config.rateLimit !== false } });
+  }
+
+  /** The query route and parameters `url` asks for, or null. */
+  private askedOf(url: string): AskedRequest | null {
+    const q = url.indexOf('?');
+    const lane = this.queried.get(q < 0 ? url : url.slice(0, q));
+    if (lane === undefined || url.length > MAX_URL) return null;
+    const params = lane.route.parse(q < 0 ? '' : url.slice(q + 1));
+    return params === null ? null : { route: lane.route, params, learned: lane.learned };
+  }
+
   /** The cold route and reference `url` asks for, or null. */
   private coldOf(url: string): ColdRequest | null {
     if (url.length > MAX_URL) return null;
@@ -140,11 +180,12 @@ export class FrontDoor {
     if (req.method !== 'GET' || this.closing) return false;
     const url = req.url!;
     let cold: ColdRequest | null = null;
+    let asked: AskedRequest | null = null;
     let route = this.learned.get(url);
     if (route === undefined) {
       cold = this.coldOf(url);
-      if (cold === null) return false;
-      route = cold.learned;
+      if (cold === null && (asked = this.askedOf(url)) === null) return false;
+      route = cold?.learned ?? asked!.learned;
     }
     const h = req.headers;
     if (h['if-none-match'] !== undefined || h['catalog-surface'] !== undefined) return false;
@@ -154,9 +195,9 @@ export class FrontDoor {
     const principal = credential === null ? null : auth.cached(credential);
     if (principal === null || (route.minTier && !tierAtLeast(principal.tier, route.minTier))) return false;
     const started = performance.now();
-    const hit = cache.get(route.key);
+    const hit = asked === null ? cache.get(route.key) : null;
     // A learned URL whose answer is gone (a catalog change) may still be a cold route's.
-    if (hit === null && cold === null && (cold = this.coldOf(url)) === null) return false;
+    if (hit === null && cold === null && asked === null && (cold = this.coldOf(url)) === null) return false;
     const decision = route.limited ? quota.consumeNow(`acct:${principal.accountId ?? principal.keyId}`, principal.tier) : null;
     if (route.limited && decision === null) return false;
     if (decision !== null && !decision.ok) {
@@ -164,8 +205,9 @@ export class FrontDoor {
       return false;
     }
     try {
-      if (hit === null) {
-        void this.answerFirst(cold!, decision, req, res, hooks, started);
+      if (asked !== null || hit === null) {
+        const make = asked !== null ? () => this.queryAnswer(asked!, decision, res) : () => this.firstAnswer(cold!, decision, res, started);
+        void this.answerLater(make, decision, req, res, hooks);
         return true;
       }
       const body = route.surface === 'v1b' ? cache.markedBody(hit, performance.now() - started) : hit.body;
@@ -181,20 +223,17 @@ export class FrontDoor {
     return true;
   }
 
-  /** A cold route's first answer, kept as the hooks keep it; anything else is the route's own, through Fastify. */
-  private async answerFirst(
-    cold: ColdRequest, decision: QuotaDecision | null,
-    req: IncomingMessage, res: ServerResponse, hooks: (req: IncomingMessage, res: ServerResponse) => void, started: number,
+  /**
+   * Sends what `make` writes (true when it wrote the answer); where it wrote nothing (the route's
+   * code found nothing, or failed), the request goes on to Fastify with its count, for the route
+   * to answer as always.
+   */
+  private async answerLater(
+    make: () => Promise<boolean>, decision: QuotaDecision | null,
+    req: IncomingMessage, res: ServerResponse, hooks: (req: IncomingMessage, res: ServerResponse) => void,
   ): Promise<void> {
-    const { route, ref, learned } = cold;
     try {
-      const text = await route.answer(ref, () => performance.now() - started);
-      if (text !== null && !this.closing) {
-        let etag = '';
-        const kept = this.deps.cache.set(learned.key, text, route.type, learned.seconds, null, (bytes) => (etag = entityTag(bytes)));
-        const body = kept ?? Buffer.from(text);
-        if (kept === null) etag = entityTag(body);
-        this.send(res, learned, decision, 'MISS', etag, route.type, body);
+      if (await make()) {
         this.answered++;
         return;
       }
@@ -206,11 +245,32 @@ export class FrontDoor {
     hooks(req, res);
   }
 
-  /** The head the hooks write for a cached route's 200, then `body`. */
-  private send(res: ServerResponse, route: Learned, decision: QuotaDecision | null, cache: 'HIT' | 'MISS', etag: string, type: string, body: Buffer): void {
+  /** A cold route's first answer, kept as the hooks keep it. */
+  private async firstAnswer(cold: ColdRequest, decision: QuotaDecision | null, res: ServerResponse, started: number): Promise<boolean> {
+    const { route, ref, learned } = cold;
+    const text = await route.answer(ref, () => performance.now() - started);
+    if (text === null || this.closing) return false;
+    let etag = '';
+    const kept = this.deps.cache.set(learned.key, text, route.type, learned.seconds, null, (bytes) => (etag = entityTag(bytes)));
+    const body = kept ?? Buffer.from(text);
+    if (kept === null) etag = entityTag(body);
+    this.send(res, learned, decision, 'MISS', etag, route.type, body);
+    return true;
+  }
+
+  /** A query route's answer, kept nowhere. */
+  private async queryAnswer(asked: AskedRequest, decision: QuotaDecision | null, res: ServerResponse): Promise<boolean> {
+    const made = await asked.route.answer(asked.params);
+    if (made === null || this.closing) return false;
+    this.send(res, asked.learned, decision, null, made.etag, asked.route.type, made.body);
+    return true;
+  }
+
+  /** The head the hooks write for a route's 200 (with the cache's headers where it is a cached route's: `cache`), then `body`. */
+  private send(res: ServerResponse, route: Learned, decision: QuotaDecision | null, cache: 'HIT' | 'MISS' | null, etag: string, type: string, body: Buffer): void {
     const headers: string[] = ['access-control-allow-origin', '*', 'access-control-expose-headers', EXPOSED];
     if (decision !== null) eachLimitHeader(decision.minute, decision.day, (name, value) => headers.push(name, value));
-    headers.push('cache-control', `private, max-age=${route.seconds}`, 'x-cache', cache);
+    if (cache !== null) headers.push('cache-control', `private, max-age=${route.seconds}`, 'x-cache', cache);
     if (etag) headers.push('etag', etag);
     const id = res.req.headers['x-request-id'];
     headers.push('content-type', type, 'x-request-id', typeof id === 'string' && id ? id : randomUUID(), 'x-content-type-options', 'nosniff');
