@@ -333,3 +333,74 @@ describe("the front door's first answers (a product by id never asked before)", 
     expect((await fresh(`/v1/products/${id}`)).res.status).toBe(200);
   });
 });
+
+describe("the front door's searches (GET /v1/search of text and a page)", () => {
+  const urls = ['/v1/search?q=iphone', '/v1/search?q=apple+iphone&limit=1', '/v1/search?limit=2&offset=1&q=sony%20wh', '/v1/search?_n=3&q=galaxy',
+    '/v1/search', '/v1/search?q=%E0%B8%9E%E0%B8%A3%E0%B9%89%E0%B8%AD%E0%B8%A1'];
+
+  it('answers with the bytes and headers the hooks send, every time, kept in no cache', async () => {
+    for (const url of urls) {
+      const before = answered();
+      const front = await get(url);
+      const frontBody = await front.text();
+      expect([front.status, answered()], url).toEqual([200, before + 1]);
+      const hooks = await get(url, { 'catalog-surface': 'A' });
+      const hooksBody = await hooks.text();
+      expect(answered(), url).toBe(before + 1);
+      expect(comparable(front, frontBody), url).toEqual(comparable(hooks, hooksBody));
+      expect([front.headers.get('x-cache'), front.headers.get('cache-control'), front.headers.get('etag')], url).toEqual([null, null, hooks.headers.get('etag')]);
+      expect(Number(front.headers.get('x-ratelimit-remaining')), url).toBe(Number(hooks.headers.get('x-ratelimit-remaining')) + 1);
+      // A conditional request is the hooks' to answer: 304 for the tag the front door sent.
+      expect((await get(url, { 'if-none-match': front.headers.get('etag')! })).status, url).toBe(304);
+      expect((await (await get(url)).text()), url).toBe(frontBody);
+      expect(answered(), url).toBe(before + 2);
+    }
+    expect(JSON.parse(await (await get('/v1/search?q=apple+iphone&limit=1')).text())).toMatchObject({ limit: 1, offset: 0, items: [{ sku: 'FD-2' }] });
+  });
+
+  it('sees a catalog change at once', async () => {
+    const url = '/v1/search?q=iphone';
+    expect(await (await get(url)).text()).not.toContain('"FD-3"');
+    await h.ingest([rec({ sku: 'FD-3', title: 'Apple iPhone 15 Pro 256GB Blue' })]);
+    await h.c.tail.poke();
+    const before = answered();
+    expect(await (await get(url)).text()).toContain('"FD-3"');
+    expect(answered()).toBe(before + 1);
+  });
+
+  it('leaves every other query to the route, validated there and counted once', async () => {
+    const counted = vi.spyOn(h.c.quota, 'consumeNow');
+    try {
+      const before = answered();
+      const cases: Array<[string, number]> = [
+        ['/v1/search?q=iphone&limit=0', 422], ['/v1/search?q=iphone&limit=101', 422], ['/v1/search?q=iphone&offset=10001', 422],
+        ['/v1/search?q=iphone&limit=0x10', 422], ['/v1/search?q=iphone&colour=red', 422], ['/v1/search?q=a&q=b', 422],
+        ['/v1/search?q=iphone&category=phones', 200], ['/v1/search?q=%ZZ', 200], ['/v1/search?q=iphone&limit=05', 200],
+        ['/v1/search?q&limit=2', 200], [`/v1/search?q=${'x'.repeat(501)}`, 422],
+      ];
+      for (const [url, status] of cases) expect((await get(url)).status, url).toBe(status);
+      expect(answered()).toBe(before);
+      expect(counted).toHaveBeenCalledTimes(cases.length);
+    } finally {
+      counted.mockRestore();
+    }
+  });
+
+  it('leaves a search whose read failed to the hooks, counted once, and the process serves on', async () => {
+    const search = vi.spyOn(h.c.catalog, 'search').mockRejectedValueOnce(new Error('SQLITE_IOERR: a disk fault'));
+    const counted = vi.spyOn(h.c.quota, 'consumeNow');
+    try {
+      const before = answered();
+      const res = await get('/v1/search?q=iphone');
+      const body = await res.text();
+      expect([res.status, answered()]).toEqual([200, before]);
+      expect(search).toHaveBeenCalledTimes(2);
+      expect(counted).toHaveBeenCalledTimes(1);
+      expect(body).not.toContain('SQLITE');
+    } finally {
+      search.mockRestore();
+      counted.mockRestore();
+    }
+    expect((await get('/v1/search?q=iphone')).status).toBe(200);
+  });
+});

@@ -1,4 +1,5 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+import fastJson from 'fast-json-stringify';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Container } from '../../container.js';
@@ -6,7 +7,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { SortKey } from '../../store/types.js';
 import { clean, countriesOf, priceBounds } from '../params.js';
 import { OneOf, Query, Str } from '../schema-kit.js';
-import { RecordBytes } from '../record-bytes.js';
+import { JSON_TYPE, RecordBytes } from '../record-bytes.js';
 import { presentProduct } from './present.js';
 import { NotFound, ProductRecord, ProductsSearchResponse, SearchResponse, responses } from './responses.js';
 import { Bool, Category, Currency, Limit, Offset, Platform, Price, Q } from './schemas.js';
@@ -21,6 +22,60 @@ const SearchQuery = Query({
   platform: Type.Optional(Platform),
   in_stock: Type.Optional(Bool('only listings in stock (true) or out of stock (false)')),
 }, { description: 'every parameter optional; without q the most recently updated listings' });
+
+type SearchParams = Static<typeof SearchQuery>;
+
+/** The longest q read by plainSearch: well under Q's 500 characters however they are counted. */
+const PLAIN_Q_MAX = 250;
+const PLAIN_LIMIT = /^(100|[1-9]\d?)$/;
+const PLAIN_OFFSET = /^(10000|0|[1-9]\d{0,3})$/;
+
+/**
+ * The parameters of a /v1/search query that gives only q, limit and offset (each once, in plain
+ * decimal and in range) and free parameters, as the route's validation would read them; null for
+ * any other query, which the route validates itself.
+ */
+export function plainSearch(query: string): Pick<SearchParams, 'q' | 'limit' | 'offset'> | null {
+  const out: Pick<SearchParams, 'q' | 'limit' | 'offset'> = { q: undefined, limit: 20, offset: 0 };
+  let seen = 0;
+  if (query === '') return out;
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    if (FREE_NAME.test(name)) continue;
+    if (eq < 0) return null;
+    const value = pair.slice(eq + 1);
+    const bit = name === 'q' ? 1 : name === 'limit' ? 2 : name === 'offset' ? 4 : 0;
+    if (bit === 0 || seen & bit) return null;
+    seen |= bit;
+    if (bit === 1) {
+      const text = decoded(value);
+      if (text === null || text.length > PLAIN_Q_MAX) return null;
+      out.q = text;
+    } else if (bit === 2) {
+      if (!PLAIN_LIMIT.test(value)) return null;
+      out.limit = Number(value);
+    } else {
+      if (!PLAIN_OFFSET.test(value)) return null;
+      out.offset = Number(value);
+    }
+  }
+  return out;
+}
+
+/** A free parameter's name (schema-kit's FREE_PARAMS but the key), as sent: `_` and anything but an escape. */
+const FREE_NAME = /^_[^%]*$/;
+
+/** A form-encoded value, or null where it is not valid UTF-8 in escapes. */
+function decoded(value: string): string | null {
+  const text = value.replace(/\+/g, ' ');
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
 
 const ProductsSearchQuery = Query({
   q: Type.Optional(Q),
@@ -56,6 +111,14 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const records = new RecordBytes(presentProduct, ProductRecord);
 
+    /** A page of /v1/search, and its envelope with the records left out (RecordBytes). */
+    const searchPage = async (q: Pick<SearchParams, 'q' | 'limit' | 'offset' | 'category' | 'platform' | 'in_stock'>, bounds: Partial<ReturnType<typeof priceBounds>>) => {
+      const r = await c.catalog.search({
+        text: q.q, sort: 'relevance', limit: q.limit, offset: q.offset,
+        filter: clean({ categoryLike: q.category, sources: q.platform ? [q.platform.toLowerCase()] : undefined, inStock: q.in_stock, ...bounds }),
+      });
+      return { views: r.items, envelope: { total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.items.length < r.total, items: [] } };
+    };
     app.get('/v1/search', {
       schema: {
         summary: 'Keyword search (prices in SGD)', querystring: SearchQuery, response: responses(SearchResponse),
@@ -63,12 +126,18 @@ export function searchRoutes(c: Container): FastifyPluginAsync {
       },
     }, async (req, reply) => {
       const q = req.query;
-      const bounds = priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']);
-      const r = await c.catalog.search({
-        text: q.q, sort: 'relevance', limit: q.limit, offset: q.offset,
-        filter: clean({ categoryLike: q.category, sources: q.platform ? [q.platform.toLowerCase()] : undefined, inStock: q.in_stock, ...bounds }),
-      });
-      return records.page(reply, { total: r.total, limit: q.limit, offset: q.offset, has_more: q.offset + r.items.length < r.total, items: [] }, 'items', r.items);
+      const { envelope, views } = await searchPage(q, priceBounds(c.fx, q.min_price, q.max_price, 'SGD', ['min_price', 'max_price']));
+      return records.page(reply, envelope, 'items', views);
+    });
+    // A search of text and a page alone is answered on the request event, with the same code.
+    const envelopeText = fastJson(SearchResponse as never) as (envelope: Record<string, unknown>) => string;
+    app.frontDoor?.answerQueries({
+      path: '/v1/search', surface: 'v1a', config: {}, type: JSON_TYPE, parse: plainSearch,
+      answer: async (q) => {
+        const { envelope, views } = await searchPage(q, {});
+        const page = records.pageOf(envelopeText, envelope, 'items', views);
+        return { body: page.bytes, etag: page.tag };
+      },
     });
 
     app.get('/v1/products/search', {
