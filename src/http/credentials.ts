@@ -1,3 +1,5 @@
+import { formDecoded } from './form-value.js';
+
 /**
  * Where credentials can hide in a request, by the name the server decodes, not the bytes the client
  * sent: `?api%5Fkey=`, `?API_KEY=` and `?api_key=a&api_key=b` are one credential each.
@@ -11,14 +13,8 @@ export const REDACTED = '[REDACTED]';
 
 /** A parameter or member name as it is compared: percent-decoded, lower case, `-` as `_`, no `[]`. */
 export function canonicalName(raw: string): string {
-  let name = raw.replace(/\+/g, ' ');
-  if (name.includes('%')) {
-    try {
-      name = decodeURIComponent(name);
-    } catch {
-      // A malformed escape is compared as sent; the decoded form cannot name a credential either.
-    }
-  }
+  // A malformed escape is compared as sent; the decoded form cannot name a credential either.
+  const name = formDecoded(raw) ?? raw.replace(/\+/g, ' ');
   return name.trim().toLowerCase().replace(/-/g, '_').replace(/\[\]$/, '');
 }
 

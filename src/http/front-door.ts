@@ -56,8 +56,11 @@ export interface QueryRoute<P = unknown> {
   answer(params: P): Promise<{ body: Buffer; etag: string } | null>;
 }
 
-/** A query of free parameters only (schema-kit's FREE_PARAMS: `_` and a name), as the client sent them. */
-const FREE_QUERY = /^_[^&=%]*(=[^&]*)?(&_[^&=%]*(=[^&]*)?)*$/;
+/** A free parameter's name as the client sent it (schema-kit's FREE_PARAMS but the key): `_`, then no escape. */
+const FREE_NAME_TEXT = '_[^&=%]*';
+export const FREE_NAME = new RegExp(`^${FREE_NAME_TEXT}$`);
+/** A query of free parameters only, as the client sent them. */
+const FREE_QUERY = new RegExp(`^${FREE_NAME_TEXT}(=[^&]*)?(&${FREE_NAME_TEXT}(=[^&]*)?)*$`);
 
 /** A request for a cold route: the route, the reference, and what a kept answer of it is sent with. */
 interface ColdRequest {
@@ -73,9 +76,12 @@ interface AskedRequest {
   learned: Learned;
 }
 
-function learnedOf(url: string, surface: string, config: FastifyContextConfig): Learned {
-  return { key: cacheKeyOf('GET', surface, '', '', url, ''), surface, seconds: config.cacheSeconds!, minTier: config.minTier, limited: config.rateLimit !== false };
+/** A route's rules for the front door; `key` the response cache's key of the URL ('' for a query route's, kept nowhere). */
+function learnedOf(key: string, surface: string, config: FastifyContextConfig): Learned {
+  return { key, surface, seconds: config.cacheSeconds ?? 0, minTier: config.minTier, limited: config.rateLimit !== false };
 }
+
+const getKey = (url: string, surface: string) => cacheKeyOf('GET', surface, '', '', url, '');
 
 /** The longest URL learned: a crawler's long URLs must not grow the map past a few MB. */
 const MAX_URL = 1024;
@@ -124,7 +130,8 @@ export class FrontDoor {
   /** Called where a cached route answered `url` again from the cache (a raw GET URL, without credentials or a surface header). */
   learn(url: string, config: FastifyContextConfig): void {
     if (url.length > MAX_URL || config.auth === false || this.learned.has(url)) return;
-    this.keep(url, learnedOf(url, config.surface ?? '', config));
+    const surface = config.surface ?? '';
+    this.keep(url, learnedOf(getKey(url, surface), surface, config));
   }
 
   private keep(url: string, route: Learned): void {
@@ -141,8 +148,7 @@ export class FrontDoor {
 
   /** Called by a route whose every answer the front door may make (QueryRoute). */
   answerQueries<P>(route: QueryRoute<P>): void {
-    const { surface, config } = route;
-    this.queried.set(route.path, { route: route as QueryRoute, learned: { key: '', surface, seconds: 0, minTier: config.minTier, limited: config.rateLimit !== false } });
+    this.queried.set(route.path, { route: route as QueryRoute, learned: learnedOf('', route.surface, route.config) });
   }
 
   /** The query route and parameters `url` asks for, or null. */
@@ -163,7 +169,7 @@ export class FrontDoor {
       const ref = url.slice(route.prefix.length, q < 0 ? undefined : q);
       if (!route.takes(ref)) continue;
       if (q >= 0 && !FREE_QUERY.test(url.slice(q + 1))) return null;
-      return { route, ref, learned: learnedOf(url, route.surface, route.config) };
+      return { route, ref, learned: learnedOf(getKey(url, route.surface), route.surface, route.config) };
     }
     return null;
   }
@@ -206,7 +212,8 @@ export class FrontDoor {
     }
     try {
       if (asked !== null || hit === null) {
-        const make = asked !== null ? () => this.queryAnswer(asked!, decision, res) : () => this.firstAnswer(cold!, decision, res, started);
+        const query = asked;
+        const make = query !== null ? () => this.queryAnswer(query, decision, res) : () => this.firstAnswer(cold!, decision, res, started);
         void this.answerLater(make, decision, req, res, hooks);
         return true;
       }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { formDecoded } from '../../http/form-value.js';
 
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unauthorized_client' | 'unsupported_grant_type' | 'unsupported_response_type' | 'invalid_scope' | 'invalid_client_metadata';
 
@@ -21,13 +22,7 @@ export function clientCredentials(req: FastifyRequest, body: { client_id?: strin
     const decoded = Buffer.from(m[1], 'base64').toString('utf8');
     const i = decoded.indexOf(':');
     if (i < 0) return { ok: false, error: 'invalid_client', description: 'malformed Basic credentials' };
-    const part = (s: string) => {
-      try {
-        return decodeURIComponent(s.replace(/\+/g, ' '));
-      } catch {
-        return s;
-      }
-    };
+    const part = (s: string) => formDecoded(s) ?? s;
     return { ok: true, clientId: part(decoded.slice(0, i)), clientSecret: part(decoded.slice(i + 1)) };
   }
   if (body?.client_id) return { ok: true, clientId: body.client_id, clientSecret: body.client_secret };

@@ -8,6 +8,8 @@ import type { SortKey } from '../../store/types.js';
 import { clean, countriesOf, priceBounds } from '../params.js';
 import { OneOf, Query, Str } from '../schema-kit.js';
 import { JSON_TYPE, RecordBytes } from '../record-bytes.js';
+import { FREE_NAME } from '../../http/front-door.js';
+import { formDecoded } from '../../http/form-value.js';
 import { presentProduct } from './present.js';
 import { NotFound, ProductRecord, ProductsSearchResponse, SearchResponse, responses } from './responses.js';
 import { Bool, Category, Currency, Limit, Offset, Platform, Price, Q } from './schemas.js';
@@ -49,7 +51,7 @@ export function plainSearch(query: string): Pick<SearchParams, 'q' | 'limit' | '
     if (bit === 0 || seen & bit) return null;
     seen |= bit;
     if (bit === 1) {
-      const text = decoded(value);
+      const text = formDecoded(value);
       if (text === null || text.length > PLAIN_Q_MAX) return null;
       out.q = text;
     } else if (bit === 2) {
@@ -61,20 +63,6 @@ export function plainSearch(query: string): Pick<SearchParams, 'q' | 'limit' | '
     }
   }
   return out;
-}
-
-/** A free parameter's name (schema-kit's FREE_PARAMS but the key), as sent: `_` and anything but an escape. */
-const FREE_NAME = /^_[^%]*$/;
-
-/** A form-encoded value, or null where it is not valid UTF-8 in escapes. */
-function decoded(value: string): string | null {
-  const text = value.replace(/\+/g, ' ');
-  if (!text.includes('%')) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
 }
 
 const ProductsSearchQuery = Query({
