@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import split2 from 'split2';
 import type { RateTable } from '../domain/fx.js';
@@ -7,7 +8,7 @@ import { profileOfListing } from '../domain/listing-profile.js';
 import { blockingKeys, compactProfile, encodeProfile, type MatchProfile } from '../domain/matching/index.js';
 import { listingUuid } from '../domain/listing-id.js';
 import { storedColumns } from '../domain/listing-columns.js';
-import { lineHash, plainStringEnd, unparsedLineHash, valueStart } from './line-hash.js';
+import { bytesValueStart, lineHash, plainBytesEnd, plainStringEnd, unparsedBytesHash, unparsedLineHash, valueStart } from './line-hash.js';
 import { isObject, listingKeyOf, normalizeRecord, observedAtOf, type Rejection } from './normalize.js';
 import { withFields } from '../domain/with-fields.js';
 
@@ -46,15 +47,19 @@ function prepare(r: NormalizedRecord, profile: MatchProfile): PreparedRecord {
 export const emptyBatch = (): ParsedBatch => ({ records: [], known: [], rejections: [], lines: 0, bytes: 0 });
 
 type Stored = { id: number; hash: string | null } | undefined;
-/** A (source, sku) looked up for a line, kept for the parse that may follow. */
-interface Lookup { source: string; sku: string; stored: Stored }
+/**
+ * A (source, sku) looked up for a line, kept for the parse that may follow. `settled`: its text is
+ * known not to hash to the stored hash (knownBytes found its bytes' hash different, and they are
+ * valid UTF-8), so knownUnparsed need not hash it again.
+ */
+export interface Lookup { source: string; sku: string; stored: Stored; settled?: boolean }
 
 /** Whether the line is stored as it is (then it went into `out.known`); `before`: a look-up already made for it. */
 function knownLine(text: string, line: number, raw: Record<string, unknown>, hash: string, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>, before: Lookup | null): boolean {
   const key = listingKeyOf(raw);
   if (!key) return false;
   const stored = before && before.source === key.source && before.sku === key.sku ? before.stored : opts.known!(key.source, key.sku);
-  return stored?.hash === hash && pushKnown(text, line, stored.id, hash, raw, out, opts);
+  return stored?.hash === hash && pushKnown(() => text, line, stored.id, hash, raw.observed_at, out, opts);
 }
 
 /**
@@ -63,20 +68,50 @@ function knownLine(text: string, line: number, raw: Record<string, unknown>, has
  * `sku`, say), no stored hash is equal and the line is parsed. True when the line went into
  * `out.known`; else the look-up made, if any.
  */
-function knownUnparsed(text: string, line: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): true | Lookup | null {
+function knownUnparsed(text: string, line: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>, prior?: Lookup): true | Lookup | null {
   const source = plainString(text, '"source"');
   const sku = source === undefined ? undefined : plainString(text, '"sku"');
   const key = sku === undefined ? null : listingKeyOf({ source, sku });
   if (!key) return null;
-  const looked = withFields(key, { stored: opts.known!(key.source, key.sku) });
+  const looked = prior && prior.source === key.source && prior.sku === key.sku ? prior : withFields(key, { stored: opts.known!(key.source, key.sku) });
   const u = looked.stored?.hash ? unparsedLineHash(text) : null;
   if (!u || u.hash !== looked.stored!.hash) return looked;
-  return pushKnown(text, line, looked.stored!.id, u.hash, { observed_at: u.observedAt }, out, opts) || looked;
+  return pushKnown(() => text, line, looked.stored!.id, u.hash, u.observedAt, out, opts) || looked;
 }
 
-/** Puts a known line of listing `id` into `out`, observed when its `observed_at` says (false when that is no time). */
-function pushKnown(text: string, line: number, id: number, hash: string, raw: Record<string, unknown>, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): boolean {
-  const observedAt = observedAtOf(raw, opts.now());
+const SOURCE_BYTES = Buffer.from('"source"');
+const SKU_BYTES = Buffer.from('"sku"');
+
+/**
+ * knownUnparsed over the line's UTF-8 bytes, before they are decoded (a parse worker's pieces are
+ * bytes; decoding a line costs more than the rest of a known line): the same look-up and hash,
+ * with only source, sku and observed_at decoded. True when the line went into `out.known` (and
+ * was counted); else what parseLine is to go on from, given as its `looked`.
+ */
+export function knownBytes(line: Buffer, lineNo: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): true | Lookup | null {
+  const source = plainBytes(line, SOURCE_BYTES);
+  const sku = source === undefined ? undefined : plainBytes(line, SKU_BYTES);
+  const key = sku === undefined ? null : listingKeyOf({ source, sku });
+  if (!key) return null;
+  const looked: Lookup = withFields(key, { stored: opts.known!(key.source, key.sku), settled: true });
+  const stored = looked.stored?.hash;
+  if (!stored) return looked;
+  const u = unparsedBytesHash(line);
+  if (u && u.hash === stored && pushKnown(() => line.toString('utf8'), lineNo, looked.stored!.id, u.hash, u.observedAt, out, opts)) {
+    out.lines++;
+    return true;
+  }
+  // Invalid bytes decode to other text, which may be what was stored.
+  if (u && u.hash !== stored && !isUtf8(line)) looked.settled = false;
+  return looked;
+}
+
+/**
+ * Puts a known line of listing `id` into `out`, observed when its `observed_at` says (false when
+ * that is no time); `text` gives the line, decoded only if it is wanted.
+ */
+function pushKnown(text: () => string, line: number, id: number, hash: string, observed: unknown, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): boolean {
+  const observedAt = observedAtOf({ observed_at: observed }, opts.now());
   if (observedAt === null) return false;
   out.known.push({ known: true, line, id, hash, observedAt, text });
   return true;
@@ -90,13 +125,25 @@ function plainString(text: string, key: string): string | undefined {
   return end < 0 ? undefined : text.slice(from + 1, end);
 }
 
-/** One input line (its number counts blank lines too) into `out`: a record, a rejection, or nothing when blank. */
-export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): void {
+/** plainString over UTF-8 bytes. */
+function plainBytes(line: Buffer, key: Buffer): string | undefined {
+  const at = line.indexOf(key);
+  const from = at < 0 ? -1 : bytesValueStart(line, at + key.length);
+  const end = from < 0 ? -1 : plainBytesEnd(line, from);
+  return end < 0 ? undefined : line.toString('utf8', from + 1, end);
+}
+
+/**
+ * One input line (its number counts blank lines too) into `out`: a record, a rejection, or nothing
+ * when blank. `looked`: what knownBytes found of this line, where it was asked first (null: its
+ * source and sku are not plain strings).
+ */
+export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>, looked?: Lookup | null): void {
   if (!text.trim()) return;
   out.lines++;
-  let before: Lookup | null = null;
-  if (opts.known) {
-    const k = knownUnparsed(text, lineNo, out, opts);
+  let before: Lookup | null = looked ?? null;
+  if (opts.known && looked !== null && !looked?.settled) {
+    const k = knownUnparsed(text, lineNo, out, opts, looked);
     if (k === true) return;
     before = k;
   }

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
+import type { KnownLine } from '../domain/ingest-record.js';
 import { compiledWorkerAvailable, type WorkerModule } from '../runtime/worker-module.js';
 import { emptyBatch, MAX_LINE_BYTES, tooLong, type ParsedBatch } from './ingest-lines.js';
 import { unpackRecords } from './record-codec.js';
@@ -18,11 +19,25 @@ export interface WorkerSetup {
  * profiles (see ParseOptions.prepare); `known`: look its lines up in the store (WorkerSetup.lookup).
  */
 export interface ToWorker { seq: number; data: Uint8Array; prepare: boolean; known: boolean }
+/**
+ * A piece's known lines, packed: one array per field, the hashes and times each joined by
+ * newlines, and where each line lies in the piece's memory (start and end, in bytes), from which
+ * the writer decodes one only if it must normalize it after all. Cloning an object a line cost
+ * more than the rest of a known line.
+ */
+export interface PackedKnown {
+  lines: Int32Array;
+  ids: Float64Array;
+  spans: Int32Array;
+  hashes: string;
+  observed: string;
+}
+
 export type FromWorker =
   | {
     type: 'piece'; seq: number;
-    /** Its records packed (record-codec.ts). */
-    batch: Omit<ParsedBatch, 'records'> & { records: unknown[][] };
+    /** Its records packed (record-codec.ts), and its known lines. */
+    batch: Omit<ParsedBatch, 'records' | 'known'> & { records: unknown[][]; known: PackedKnown };
     lineCount: number;
     /** The piece's line over MAX_LINE_BYTES, where it stopped. */
     tooLongAt?: number;
@@ -99,10 +114,7 @@ export async function* parseInWorker(
   for (const w of workers) {
     w.on('message', (m: FromWorker) => {
       if (m.type === 'error') failure ??= new Error(m.message);
-      else {
-        done.set(m.seq, m);
-        source.reuse(m.memory);
-      }
+      else done.set(m.seq, m);
       notify();
     });
     w.on('error', fail);
@@ -228,6 +240,12 @@ export async function* parseInWorker(
   let next = 0;
   let lineOffset = 0;
   let out = emptyBatch();
+  /** The memory of the pieces in `out`, which its known lines are read from until it is written. */
+  let held: ArrayBuffer[] = [];
+  const written = () => {
+    for (const memory of held) source.reuse(memory);
+    held = [];
+  };
   try {
     for (;;) {
       source.fill();
@@ -239,10 +257,10 @@ export async function* parseInWorker(
         inFlight -= size;
         const records = unpackRecords(m.batch.records);
         for (const r of records) r.line += lineOffset;
-        for (const r of m.batch.known) r.line += lineOffset;
         for (const r of m.batch.rejections) r.line += lineOffset;
         out.records.push(...records);
-        out.known.push(...m.batch.known);
+        unpackKnown(m.batch.known, m.memory, lineOffset, out.known);
+        held.push(m.memory);
         out.rejections.push(...m.batch.rejections);
         out.lines += m.batch.lines;
         out.bytes = pieceEnd[next];
@@ -255,6 +273,7 @@ export async function* parseInWorker(
         next++;
         if (out.records.length + out.known.length >= batchSize || out.rejections.length >= batchSize) {
           yield out;
+          written();
           out = emptyBatch();
         }
         continue;
@@ -270,5 +289,37 @@ export async function* parseInWorker(
   } finally {
     source.close();
     await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+/** Known lines of a piece, packed (PackedKnown) from `batch.known`, each line's span in `spans` (piece memory offsets). */
+export function packKnown(known: KnownLine[], spans: number[]): PackedKnown {
+  return {
+    lines: Int32Array.from(known, (k) => k.line),
+    ids: Float64Array.from(known, (k) => k.id),
+    spans: Int32Array.from(spans),
+    hashes: known.map((k) => k.hash).join('\n'),
+    observed: known.map((k) => k.observedAt).join('\n'),
+  };
+}
+
+/** A piece's known lines into `into`, numbered from `lineOffset`, their text read from the piece's `memory` when asked. */
+function unpackKnown(p: PackedKnown, memory: ArrayBuffer, lineOffset: number, into: KnownLine[]): void {
+  if (!p.lines.length) return;
+  const hashes = p.hashes.split('\n');
+  const observed = p.observed.split('\n');
+  for (let i = 0; i < p.lines.length; i++) into.push(new PieceLine(p.lines[i] + lineOffset, p.ids[i], hashes[i], observed[i], memory, p.spans[2 * i], p.spans[2 * i + 1]));
+}
+
+/** A known line of a piece whose memory came back with it. */
+class PieceLine implements KnownLine {
+  readonly known = true;
+  constructor(
+    readonly line: number, readonly id: number, readonly hash: string, readonly observedAt: string,
+    private readonly memory: ArrayBuffer, private readonly start: number, private readonly end: number,
+  ) {}
+
+  text(): string {
+    return Buffer.from(this.memory, this.start, this.end - this.start).toString('utf8');
   }
 }

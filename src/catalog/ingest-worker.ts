@@ -6,9 +6,9 @@ import Big from 'big.js';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Currency } from '../domain/currencies.js';
 import type { RateTable } from '../domain/fx.js';
-import { emptyBatch, MAX_LINE_BYTES, parseLine } from './ingest-lines.js';
+import { emptyBatch, knownBytes, MAX_LINE_BYTES, parseLine } from './ingest-lines.js';
 import { KnownRows } from './known-rows.js';
-import type { FromWorker, ToWorker, WorkerSetup } from './ingest-parallel.js';
+import { packKnown, type FromWorker, type ToWorker, type WorkerSetup } from './ingest-parallel.js';
 import { packRecords } from './record-codec.js';
 import { withFields } from '../domain/with-fields.js';
 
@@ -40,6 +40,8 @@ port.on('message', (m: ToWorker) => {
     }
     const opts = { rates, now: () => at, prepare: m.prepare, known: m.known && lookup ? known : undefined };
     const batch = emptyBatch();
+    // Where each known line lies in the piece's memory, which goes back with them.
+    const spans: number[] = [];
     let lineCount = 0;
     let tooLongAt: number | undefined;
     for (let start = 0; start < data.length;) {
@@ -52,15 +54,21 @@ port.on('message', (m: ToWorker) => {
         tooLongAt = lineCount;
         break;
       }
+      // A line stored as it is, known from its bytes, is never decoded here.
+      const line = opts.known ? data.subarray(start, stop) : null;
+      const looked = line ? knownBytes(line, lineCount, batch, opts) : undefined;
       // Each line decoded alone: a line of ASCII becomes a one-byte string, which parses faster than
       // a slice of a piece holding any other character (and the piece's decoding takes the slow path).
-      parseLine(data.toString('utf8', start, stop), lineCount, batch, opts);
+      if (looked !== true) parseLine(data.toString('utf8', start, stop), lineCount, batch, opts, looked);
+      if (spans.length < 2 * batch.known.length) spans.push(m.data.byteOffset + start, m.data.byteOffset + stop);
       start = end + 1;
     }
-    const { records, ...rest } = batch;
-    // The piece's memory goes back, to be read into again.
+    const { records, known: knownLines, ...rest } = batch;
+    const packed = packKnown(knownLines, spans);
+    // The piece's memory goes back, to be read into again (and its known lines' text from).
     const memory = m.data.buffer as ArrayBuffer;
-    port.postMessage({ type: 'piece', seq: m.seq, batch: withFields(rest, { records: packRecords(records) }), lineCount, tooLongAt, memory } satisfies FromWorker, [memory]);
+    const moved = [memory, packed.lines.buffer, packed.ids.buffer, packed.spans.buffer] as ArrayBuffer[];
+    port.postMessage({ type: 'piece', seq: m.seq, batch: withFields(rest, { records: packRecords(records), known: packed }), lineCount, tooLongAt, memory } satisfies FromWorker, moved);
   } catch (e) {
     port.postMessage({ type: 'error', message: (e as Error).message } satisfies FromWorker);
   }

@@ -157,7 +157,7 @@ export class IngestService {
       const stale = items[r.stoppedAt] as KnownLine;
       const parsed = emptyBatch();
       // Observed as the worker read it: its own time, or (without one) when its piece was parsed.
-      parseLine(stale.text, stale.line, parsed, { rates: this.rates(), now: () => new Date(stale.observedAt), prepare: false });
+      parseLine(stale.text(), stale.line, parsed, { rates: this.rates(), now: () => new Date(stale.observedAt), prepare: false });
       reject(parsed.rejections);
       items = [...parsed.records, ...items.slice(r.stoppedAt + 1)];
     }

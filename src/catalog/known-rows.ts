@@ -18,9 +18,15 @@ export interface StoredLine {
  * feed in another order costs one point look-up a line, as without this.
  */
 export class KnownRows {
-  private ahead = new Map<string, StoredLine>();
-  /** The last id read ahead (its line ends the rows read ahead), and how many to read next. */
-  private aheadTo = -1;
+  /** The rows read ahead, in id order: their ids, keys and hashes. */
+  private ids: number[] = [];
+  private sources: string[] = [];
+  private skus: string[] = [];
+  private hashes: Array<string | null> = [];
+  /** The row read ahead that the next line is expected to be (lines mostly follow them one by one). */
+  private cursor = 0;
+  /** The rows read ahead by (source, sku), made only when a line is not the expected one. */
+  private byKey: Map<string, number> | null = null;
   private window = FIRST_AHEAD;
   private lastId = -1;
 
@@ -31,30 +37,58 @@ export class KnownRows {
   constructor(private readonly point: Statement, private readonly range: Statement) {}
 
   get(source: string, sku: string): StoredLine | undefined {
-    const key = `${source}\u0000${sku}`;
-    let found = this.ahead.get(key);
-    if (found === undefined) {
+    const at = this.aheadAt(source, sku);
+    let found: StoredLine | undefined;
+    if (at < 0) {
       const row = this.point.get(source, sku) as [number, string | null] | undefined;
       found = row && { id: row[0], hash: row[1] };
       if (!found || found.id !== this.lastId + 1) {
-        this.ahead.clear();
-        this.aheadTo = -1;
+        this.clear();
         this.window = FIRST_AHEAD;
-      } else if (this.aheadTo < found.id) {
+      } else if (!this.ids.length || this.ids[this.ids.length - 1] < found.id) {
         this.readAhead(found.id);
       }
-    } else if (found.id === this.aheadTo) {
-      this.window = Math.min(MOST_AHEAD, this.window * 2);
-      this.readAhead(found.id);
+    } else {
+      found = { id: this.ids[at], hash: this.hashes[at] };
+      this.cursor = at + 1;
+      if (at === this.ids.length - 1) {
+        this.window = Math.min(MOST_AHEAD, this.window * 2);
+        this.readAhead(found.id);
+      }
     }
     this.lastId = found?.id ?? -1;
     return found;
   }
 
+  /** Where the rows read ahead hold (source, sku), or -1. */
+  private aheadAt(source: string, sku: string): number {
+    const c = this.cursor;
+    if (c < this.ids.length && this.skus[c] === sku && this.sources[c] === source) return c;
+    if (!this.ids.length) return -1;
+    if (!this.byKey) {
+      this.byKey = new Map();
+      for (let i = 0; i < this.ids.length; i++) this.byKey.set(`${this.sources[i]}\u0000${this.skus[i]}`, i);
+    }
+    return this.byKey.get(`${source}\u0000${sku}`) ?? -1;
+  }
+
+  private clear(): void {
+    this.ids = [];
+    this.sources = [];
+    this.skus = [];
+    this.hashes = [];
+    this.cursor = 0;
+    this.byKey = null;
+  }
+
   private readAhead(after: number): void {
-    this.ahead.clear();
+    this.clear();
     const rows = this.range.all(after, this.window) as Array<[number, string, string, string | null]>;
-    for (const [id, source, sku, hash] of rows) this.ahead.set(`${source}\u0000${sku}`, { id, hash });
-    this.aheadTo = rows.length ? rows[rows.length - 1][0] : -1;
+    for (const [id, source, sku, hash] of rows) {
+      this.ids.push(id);
+      this.sources.push(source);
+      this.skus.push(sku);
+      this.hashes.push(hash);
+    }
   }
 }

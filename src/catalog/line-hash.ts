@@ -7,7 +7,11 @@ import { digest } from '../domain/digest.js';
  */
 const RULES = 'rules 1\n';
 const KEY = '"observed_at"';
-const sha1 = (s: string) => digest('sha1', s, 'base64');
+const sha1 = (s: string | Buffer) => digest('sha1', s, 'base64');
+const RULES_BYTES = Buffer.from(RULES);
+const KEY_BYTES = Buffer.from(KEY);
+/** Where a line's hashed bytes are put together: one buffer, grown to the longest line met. */
+let joined = Buffer.allocUnsafeSlow(1 << 16);
 
 /**
  * What an ingest line says apart from when it was observed: a hash of its text with the value of
@@ -39,6 +43,50 @@ export function unparsedLineHash(text: string): { hash: string; observedAt: stri
   const end = from < 0 ? -1 : plainStringEnd(text, from);
   if (end < 0) return null;
   return { hash: sha1(RULES + text.slice(0, from) + text.slice(end + 1)), observedAt: text.slice(from + 1, end) };
+}
+
+/**
+ * unparsedLineHash of a line read as UTF-8 bytes, without decoding it into a string; the
+ * observed_at it names is decoded alone. Where the bytes are valid UTF-8 this is the hash
+ * unparsedLineHash gives their text: the cuts fall on ASCII quotes, which UTF-8 never writes
+ * inside a character (invalid bytes decode to U+FFFD, and their text hashes otherwise).
+ */
+export function unparsedBytesHash(line: Buffer): { hash: string; observedAt: string | undefined } | null {
+  const at = line.indexOf(KEY_BYTES);
+  if (at < 0) return { hash: sha1(joinedOf(line, line.length, line.length, line.length)), observedAt: undefined };
+  if (line.indexOf(KEY_BYTES, at + KEY_BYTES.length) >= 0) return null;
+  const from = bytesValueStart(line, at + KEY_BYTES.length);
+  const end = from < 0 ? -1 : plainBytesEnd(line, from);
+  if (end < 0) return null;
+  return { hash: sha1(joinedOf(line, from, end + 1, line.length - (end + 1 - from))), observedAt: line.toString('utf8', from + 1, end) };
+}
+
+/** RULES, then the line without its bytes [cutFrom, cutTo), `length` of them: a view of `joined`, valid until the next call. */
+function joinedOf(line: Buffer, cutFrom: number, cutTo: number, length: number): Buffer {
+  const size = RULES_BYTES.length + length;
+  if (joined.length < size) joined = Buffer.allocUnsafeSlow(2 * size);
+  RULES_BYTES.copy(joined, 0);
+  line.copy(joined, RULES_BYTES.length, 0, cutFrom);
+  line.copy(joined, RULES_BYTES.length + cutFrom, cutTo);
+  return joined.subarray(0, size);
+}
+
+/** valueStart over UTF-8 bytes. */
+export function bytesValueStart(b: Buffer, from: number): number {
+  let i = from;
+  while (b[i] === 32 || b[i] === 9) i++;
+  if (b[i] !== 58) return -1; // ':'
+  i++;
+  while (b[i] === 32 || b[i] === 9) i++;
+  return i;
+}
+
+/** plainStringEnd over UTF-8 bytes. */
+export function plainBytesEnd(b: Buffer, from: number): number {
+  if (b[from] !== 34) return -1;
+  const end = b.indexOf(34, from + 1);
+  if (end < 0 || b.subarray(from + 1, end).includes(92)) return -1;
+  return end;
 }
 
 /** Where the value of the one `"observed_at"` member of the text starts, or -1 (none, two, or no colon after it). */

@@ -60,7 +60,8 @@ export interface KnownLine {
   id: number;
   hash: string;
   observedAt: string;
-  text: string;
+  /** Decoded when asked (a parse worker's line is bytes until then), and only while its batch is being written. */
+  text: () => string;
 }
 
 /** What a writer would derive from a record and its matchProfile, each field exactly as it would. */

@@ -45,4 +45,11 @@ describe('KnownRows: the stored line of a (source, sku), read ahead while lines 
     expect(rows.get('lazada_my', 'S-1')).toBeUndefined();
     expect(calls.point).toBeLessThan(20);
   });
+
+  it('lines that skip rows of a read-ahead run are still answered from it, the rows they skip unasked', () => {
+    const { rows, calls } = store(3000);
+    const ids = Array.from({ length: 3000 }, (_, i) => i + 1).filter((id) => id % 5 !== 3 || id < 10);
+    for (const id of ids) expect(rows.get(...keyOf(id))).toEqual(expected(id));
+    expect(calls.point).toBeLessThan(10);
+  });
 });

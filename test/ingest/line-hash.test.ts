@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineHash, unparsedLineHash } from '../../src/catalog/line-hash.js';
+import { lineHash, unparsedBytesHash, unparsedLineHash } from '../../src/catalog/line-hash.js';
 import { rec } from '../helpers/records.js';
 
 const hashOf = (text: string) => lineHash(text, JSON.parse(text) as Record<string, unknown>);
@@ -60,5 +60,34 @@ describe('unparsedLineHash: the same hash from the text alone', () => {
     const { observed_at: _o, ...r } = rec();
     const nested = JSON.stringify({ ...r, metadata: { observed_at: '2026-01-01' } });
     expect(unparsed(nested)!.hash).not.toBe(hashOf(nested));
+  });
+});
+
+describe('unparsedBytesHash: the same hash from the line\'s bytes, undecoded', () => {
+  const bytes = (text: string) => unparsedBytesHash(Buffer.from(text));
+
+  it('gives unparsedLineHash of every line, in any script, spaced or not, with or without observed_at', () => {
+    const { observed_at: _o, ...r } = rec();
+    const thai = JSON.stringify(rec({ title: 'นมผง Nelix Summit 【พร้อมส่ง】 hàng chính hãng', observed_at: '2026-11-21T10:00:00Z' }));
+    const lines = [
+      JSON.stringify(rec({ observed_at: '2026-11-21T10:00:00Z' })), thai, thai.replace('"observed_at":', '"observed_at" :\t'),
+      JSON.stringify(r), JSON.stringify({ ...r, metadata: { observed_at: '2026-01-01' } }), JSON.stringify(rec({ observed_at: null })),
+      JSON.stringify(rec({ observed_at: 5 })), JSON.stringify(rec()).replace('.000Z"', '.000\\u005a"'),
+      JSON.stringify(rec({ metadata: { observed_at: 'x' } })), JSON.stringify(rec({ observed_at: '2026-11-21T10:00:00Z 😀' })),
+    ];
+    for (const text of lines) expect(bytes(text)).toEqual(unparsedLineHash(text));
+    expect(bytes(thai)).toEqual({ hash: hashOf(thai), observedAt: '2026-11-21T10:00:00Z' });
+    // A line longer than any before it.
+    const long = JSON.stringify(rec({ description: 'ข'.repeat(40_000), observed_at: '2026-11-21T10:00:00Z' }));
+    expect(bytes(long)).toEqual(unparsedLineHash(long));
+  });
+
+  it('differs from the hash of the text where the bytes are not UTF-8 (that text holds U+FFFD)', () => {
+    const text = JSON.stringify(rec({ title: 'Phone X', observed_at: '2026-11-21T10:00:00Z' }));
+    const raw = Buffer.from(text.replace('Phone X', 'Phone \u0001'));
+    raw[raw.indexOf(1)] = 0xff;
+    const decoded = raw.toString('utf8');
+    expect(decoded).toContain('\ufffd');
+    expect(unparsedBytesHash(raw)!.hash).not.toBe(unparsedLineHash(decoded)!.hash);
   });
 });

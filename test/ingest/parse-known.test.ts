@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { shippedRates } from '../../src/catalog/fx-service.js';
-import { emptyBatch, parseLine } from '../../src/catalog/ingest-lines.js';
+import { emptyBatch, knownBytes, parseLine } from '../../src/catalog/ingest-lines.js';
 import { lineHash } from '../../src/catalog/line-hash.js';
+import type { KnownLine } from '../../src/domain/ingest-record.js';
 import { rec } from '../helpers/records.js';
 
 /**
@@ -73,5 +74,49 @@ describe('a known line, read without parsing', () => {
     const c = storeOf([escaped]);
     // lineHash refuses a value written escaped, so such a line is never known: it is normalized.
     expect(parse(escaped, c.known)).toMatchObject({ known: [], records: [expect.objectContaining({ sku: 'C', observedAt: day(1) })] });
+  });
+});
+
+/** As a parse worker reads a line: its bytes first (knownBytes), then, unless known, its text with what that found. */
+function parseBytes(line: Buffer, known: (source: string, sku: string) => { id: number; hash: string | null } | undefined) {
+  const out = emptyBatch();
+  const opts = { rates: shippedRates(), now: () => new Date(day(9)), prepare: false, known };
+  const looked = knownBytes(line, 7, out, opts);
+  if (looked !== true) parseLine(line.toString('utf8'), 7, out, opts, looked);
+  return out;
+}
+
+describe('a known line, read from its bytes', () => {
+  it('a line in Thai a day later is known undecoded, counted once, its text decoded only when asked', () => {
+    const line = (at: string) => JSON.stringify(rec({ sku: 'A', title: 'นมผง Nelix Summit 【พร้อมส่ง】', observed_at: at }));
+    const { known, asked } = storeOf([line(day(0))]);
+    const parsed = vi.spyOn(JSON, 'parse');
+    const out = parseBytes(Buffer.from(line(day(1))), known);
+    expect(parsed).not.toHaveBeenCalled();
+    expect(out).toMatchObject({ lines: 1, records: [], rejections: [] });
+    expect(out.known).toEqual([expect.objectContaining({ known: true, line: 7, id: 1, observedAt: day(1) })]);
+    expect((out.known[0] as KnownLine).text()).toBe(line(day(1)));
+    expect(asked).toEqual(['shopee_sg|A']);
+  });
+
+  it('a changed line, a new one and one with an escaped key are parsed after one look-up each, as from text', () => {
+    const { known, asked } = storeOf([JSON.stringify(rec({ sku: 'A', price: '10.00' }))]);
+    const changed = parseBytes(Buffer.from(JSON.stringify(rec({ sku: 'A', price: '11.00', observed_at: day(1) }))), known);
+    expect(changed).toMatchObject({ lines: 1, known: [], records: [expect.objectContaining({ sku: 'A', price: '11.00' })] });
+    expect(parseBytes(Buffer.from(JSON.stringify(rec({ sku: 'N' }))), known).records).toEqual([expect.objectContaining({ sku: 'N' })]);
+    expect(asked).toEqual(['shopee_sg|A', 'shopee_sg|N']);
+    const escaped = JSON.stringify(rec({ sku: 'A', price: '10.00' })).replace('"sku"', '"\\u0073ku"');
+    // Another text than the one stored: not known, normalized (and then found unchanged by the writer).
+    expect(parseBytes(Buffer.from(escaped), known)).toMatchObject({ known: [], records: [expect.objectContaining({ sku: 'A' })] });
+    expect(asked).toEqual(['shopee_sg|A', 'shopee_sg|N', 'shopee_sg|A']);
+  });
+
+  it('bytes that are not UTF-8 are known by their text where that is what was stored', () => {
+    const raw = Buffer.from(JSON.stringify(rec({ sku: 'A', title: 'Phone \u0001', observed_at: day(1) })));
+    raw[raw.indexOf(1)] = 0xff;
+    const text = raw.toString('utf8');
+    const { known, asked } = storeOf([text.replace(day(1), day(0))]);
+    expect(parseBytes(raw, known)).toMatchObject({ lines: 1, records: [], known: [expect.objectContaining({ id: 1, observedAt: day(1) })] });
+    expect(asked).toEqual(['shopee_sg|A']);
   });
 });

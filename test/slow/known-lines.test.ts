@@ -117,6 +117,26 @@ describe('known lines', () => {
     expect(prices).toEqual([[day(0), '699.00'], [day(2), '1.00'], [day(3), '699.00']]);
   });
 
+  it('a stale known line mid-feed is normalized from its own bytes, read after later pieces went out', async () => {
+    const fast = importer('stale-mid.db');
+    const plain = importer('stale-mid-plain.db');
+    const thai = (d: number, price: (i: number) => string) => catalog(d, price).map((r, i) => (i === 300 ? { ...r, title: 'นมผง Nelix Summit 【พร้อมส่ง】 300' } : r));
+    const first = feed(thai(0, (i) => `${100 + i}.00`));
+    for (const t of [fast, plain]) await t.import(first, false);
+    // K-300 at a new price, then K-300 as first stored: known to the worker, stale at the writer.
+    const lines: Array<Record<string, unknown>> = thai(1, (i) => `${100 + i}.00`);
+    lines.splice(300, 0, { ...lines[300], price: '1.00', observed_at: day(2) });
+    lines[301] = { ...lines[301], observed_at: day(3) };
+    const next = feed(lines);
+    const summary = await fast.import(next, true);
+    expect(summary).toMatchObject({ lines: 601, updated: 2, unchanged: 599, rejected: 0 });
+    expect(fast.counted.stopped).toBe(1);
+    await plain.import(next, false);
+    expect(snapshot(fast.store)).toEqual(snapshot(plain.store));
+    const row = fast.store.db.prepare("SELECT title, price FROM listings WHERE sku = 'K-300'").get();
+    expect(row).toEqual({ title: 'นมผง Nelix Summit 【พร้อมส่ง】 300', price: '400.00' });
+  });
+
   it('bad lines among known ones are reported by line; a line written another way is normalized and stays unchanged', async () => {
     const fast = importer('bad.db');
     await fast.import(feed(catalog(0, (i) => `${100 + i}.00`)), false);
