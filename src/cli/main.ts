@@ -4,6 +4,7 @@ import { loadConfig } from '../config.js';
 import type { IngestSummary } from '../catalog/ingest.js';
 import { createContainer } from '../container.js';
 import { TIERS, type Tier } from '../domain/tier.js';
+import { keepTickShape } from '../runtime/tick-shape.js';
 import type { BulkFinish, BulkLoadCapability } from '../store/types.js';
 import { loadDemo } from './demo.js';
 import { countReporter, progressReporter } from './progress.js';
@@ -24,6 +25,8 @@ const tierArg = (v: string): Tier => {
 
 // serve and mcp are loaded when run: the HTTP stack and the MCP SDK are a second of start-up the other commands skip.
 program.command('serve').description('serve the API (PORT, HOST, DATABASE_URL, ...)').action(async () => {
+  // Before the HTTP stack loads (see keepTickShape): a server's every request pays if it comes later.
+  keepTickShape();
   const { serve } = await import('./serve.js');
   await serve(loadConfig());
 });
@@ -32,6 +35,7 @@ program.command('mcp').description('MCP server on stdin/stdout for a desktop age
   .action(async () => {
     // Standard output carries the protocol alone: a stray console.log anywhere would corrupt it.
     console.log = console.info = console.debug = console.error;
+    keepTickShape();
     const { serveStdio } = await import('../mcp/stdio.js');
     const c = await openContainer();
     if ((await c.store.catalog.count()) === 0) console.error('catalog mcp: the store is empty; load it with `catalog demo` or `catalog import` (or start `catalog serve` once)');

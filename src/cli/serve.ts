@@ -5,6 +5,7 @@ import { assertServable, type Config } from '../config.js';
 import { createContainer, type Container } from '../container.js';
 import { loggerOptions } from '../http/logging.js';
 import { loadDemo } from './demo.js';
+import { keepTickShape } from '../runtime/tick-shape.js';
 
 /** How far the old generation may grow past what the last full GC kept before the next one. */
 const HEAP_GROWING_PERCENT = 25;
@@ -35,6 +36,7 @@ export function startBanner(origin: string, demoKey: string | null): string {
  * SIGTERM or SIGINT drains in-flight requests for at most SHUTDOWN_TIMEOUT_MS, then exits.
  */
 export async function serve(config: Config): Promise<void> {
+  keepTickShape();
   assertServable(config);
   // V8 lets the old generation grow to several times what the last full GC kept before collecting
   // again: serving a large catalog, that was most of the RSS (bench/RESULTS.md, "Memory").
