@@ -8,7 +8,7 @@ let kept: object | null = null;
  * feedback holds one map, held weakly. A full GC at a moment with no tick object alive (a long
  * start, such as the search index's build) frees that map, the literal's feedback turns
  * megamorphic for good, and every nextTick (about nine a request in Node's HTTP and stream code)
- * goes through V8's runtime: 6-9 µs a request more here (bench/RESULTS.md). Call it before the
+ * goes through V8's runtime: 2-9 µs a request more here (bench/RESULTS.md). Call it before the
  * heap grows; a later call cannot undo a feedback already megamorphic.
  */
 export function keepTickShape(): void {
