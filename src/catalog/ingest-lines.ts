@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import split2 from 'split2';
 import type { RateTable } from '../domain/fx.js';
@@ -8,7 +7,7 @@ import { profileOfListing } from '../domain/listing-profile.js';
 import { blockingKeys, compactProfile, encodeProfile, type MatchProfile } from '../domain/matching/index.js';
 import { listingUuid } from '../domain/listing-id.js';
 import { storedColumns } from '../domain/listing-columns.js';
-import { bytesValueStart, lineHash, plainBytesEnd, plainStringEnd, unparsedBytesHash, unparsedLineHash, valueStart } from './line-hash.js';
+import { bytesValueStart, lineHash, plainBytesEnd, unparsedBytesHash } from './line-hash.js';
 import { isObject, listingKeyOf, normalizeRecord, observedAtOf, type Rejection } from './normalize.js';
 import { withFields } from '../domain/with-fields.js';
 
@@ -47,12 +46,8 @@ function prepare(r: NormalizedRecord, profile: MatchProfile): PreparedRecord {
 export const emptyBatch = (): ParsedBatch => ({ records: [], known: [], rejections: [], lines: 0, bytes: 0 });
 
 type Stored = { id: number; hash: string | null } | undefined;
-/**
- * A (source, sku) looked up for a line, kept for the parse that may follow. `settled`: its text is
- * known not to hash to the stored hash (knownBytes found its bytes' hash different, and they are
- * valid UTF-8), so knownUnparsed need not hash it again.
- */
-export interface Lookup { source: string; sku: string; stored: Stored; settled?: boolean }
+/** A (source, sku) looked up for a line, kept for the parse that may follow. */
+export interface Lookup { source: string; sku: string; stored: Stored }
 
 /** Whether the line is stored as it is (then it went into `out.known`); `before`: a look-up already made for it. */
 function knownLine(text: string, line: number, raw: Record<string, unknown>, hash: string, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>, before: Lookup | null): boolean {
@@ -62,47 +57,29 @@ function knownLine(text: string, line: number, raw: Record<string, unknown>, has
   return stored?.hash === hash && pushKnown(() => text, line, stored.id, hash, raw.observed_at, out, opts);
 }
 
-/**
- * knownLine before JSON.parse, which costs more than the rest of a known line: source and sku as
- * the text writes them (plain strings), the hash from the text. Where the text misleads (a nested
- * `sku`, say), no stored hash is equal and the line is parsed. True when the line went into
- * `out.known`; else the look-up made, if any.
- */
-function knownUnparsed(text: string, line: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>, prior?: Lookup): true | Lookup | null {
-  const source = plainString(text, '"source"');
-  const sku = source === undefined ? undefined : plainString(text, '"sku"');
-  const key = sku === undefined ? null : listingKeyOf({ source, sku });
-  if (!key) return null;
-  const looked = prior && prior.source === key.source && prior.sku === key.sku ? prior : withFields(key, { stored: opts.known!(key.source, key.sku) });
-  const u = looked.stored?.hash ? unparsedLineHash(text) : null;
-  if (!u || u.hash !== looked.stored!.hash) return looked;
-  return pushKnown(() => text, line, looked.stored!.id, u.hash, u.observedAt, out, opts) || looked;
-}
-
 const SOURCE_BYTES = Buffer.from('"source"');
 const SKU_BYTES = Buffer.from('"sku"');
 
 /**
- * knownUnparsed over the line's UTF-8 bytes, before they are decoded (a parse worker's pieces are
- * bytes; decoding a line costs more than the rest of a known line): the same look-up and hash,
- * with only source, sku and observed_at decoded. True when the line went into `out.known` (and
- * was counted); else what parseLine is to go on from, given as its `looked`.
+ * knownLine before the line is decoded or parsed (a parse worker's pieces are bytes; decoding and
+ * JSON.parse cost more than the rest of a known line): source and sku as the bytes write them
+ * (plain strings), the hash from the bytes, only source, sku and observed_at decoded. Where the
+ * bytes mislead (a nested `sku`, bytes that are not UTF-8), no stored hash is equal and the line
+ * is parsed, knownLine deciding. True when the line went into `out.known` (and was counted); else
+ * the look-up made, if any, for parseLine's `looked`.
  */
 export function knownBytes(line: Buffer, lineNo: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>): true | Lookup | null {
   const source = plainBytes(line, SOURCE_BYTES);
   const sku = source === undefined ? undefined : plainBytes(line, SKU_BYTES);
   const key = sku === undefined ? null : listingKeyOf({ source, sku });
   if (!key) return null;
-  const looked: Lookup = withFields(key, { stored: opts.known!(key.source, key.sku), settled: true });
+  const looked: Lookup = withFields(key, { stored: opts.known!(key.source, key.sku) });
   const stored = looked.stored?.hash;
-  if (!stored) return looked;
-  const u = unparsedBytesHash(line);
+  const u = stored ? unparsedBytesHash(line) : null;
   if (u && u.hash === stored && pushKnown(() => line.toString('utf8'), lineNo, looked.stored!.id, u.hash, u.observedAt, out, opts)) {
     out.lines++;
     return true;
   }
-  // Invalid bytes decode to other text, which may be what was stored.
-  if (u && u.hash !== stored && !isUtf8(line)) looked.settled = false;
   return looked;
 }
 
@@ -117,15 +94,7 @@ function pushKnown(text: () => string, line: number, id: number, hash: string, o
   return true;
 }
 
-/** The first `key` member's value where it is a string written without escapes, else undefined. */
-function plainString(text: string, key: string): string | undefined {
-  const at = text.indexOf(key);
-  const from = at < 0 ? -1 : valueStart(text, at + key.length);
-  const end = from < 0 ? -1 : plainStringEnd(text, from);
-  return end < 0 ? undefined : text.slice(from + 1, end);
-}
-
-/** plainString over UTF-8 bytes. */
+/** The first `key` member's value where the bytes write it as a string without escapes, else undefined. */
 function plainBytes(line: Buffer, key: Buffer): string | undefined {
   const at = line.indexOf(key);
   const from = at < 0 ? -1 : bytesValueStart(line, at + key.length);
@@ -135,18 +104,12 @@ function plainBytes(line: Buffer, key: Buffer): string | undefined {
 
 /**
  * One input line (its number counts blank lines too) into `out`: a record, a rejection, or nothing
- * when blank. `looked`: what knownBytes found of this line, where it was asked first (null: its
- * source and sku are not plain strings).
+ * when blank. `looked`: the look-up knownBytes made for this line, where it was asked first.
  */
 export function parseLine(text: string, lineNo: number, out: ParsedBatch, opts: Omit<ParseOptions, 'batchSize'>, looked?: Lookup | null): void {
   if (!text.trim()) return;
   out.lines++;
-  let before: Lookup | null = looked ?? null;
-  if (opts.known && looked !== null && !looked?.settled) {
-    const k = knownUnparsed(text, lineNo, out, opts, looked);
-    if (k === true) return;
-    before = k;
-  }
+  const before = looked ?? null;
   let raw: unknown;
   try {
     raw = JSON.parse(text);

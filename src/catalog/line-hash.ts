@@ -30,26 +30,14 @@ export function lineHash(text: string, raw: Record<string, unknown>): string | n
 }
 
 /**
- * lineHash of a line that was not parsed, and the observed_at it names (undefined when it names
- * none), or null when its observed_at is not a string written plainly. For a line that parses to
- * an object whose observed_at is such a string or absent, this is the hash lineHash gives. The
- * text alone cannot tell a nested key or a malformed line; their hash then equals no stored line's
- * (the text with a value cut out after a colon is not JSON), so a match with a stored hash proves
- * the line is that listing's line, observed again.
- */
-export function unparsedLineHash(text: string): { hash: string; observedAt: string | undefined } | null {
-  if (text.indexOf(KEY) < 0) return { hash: sha1(RULES + text), observedAt: undefined };
-  const from = valueAt(text);
-  const end = from < 0 ? -1 : plainStringEnd(text, from);
-  if (end < 0) return null;
-  return { hash: sha1(RULES + text.slice(0, from) + text.slice(end + 1)), observedAt: text.slice(from + 1, end) };
-}
-
-/**
- * unparsedLineHash of a line read as UTF-8 bytes, without decoding it into a string; the
- * observed_at it names is decoded alone. Where the bytes are valid UTF-8 this is the hash
- * unparsedLineHash gives their text: the cuts fall on ASCII quotes, which UTF-8 never writes
- * inside a character (invalid bytes decode to U+FFFD, and their text hashes otherwise).
+ * lineHash of a line that was not parsed nor decoded (its UTF-8 bytes), and the observed_at it
+ * names (undefined when it names none), or null when its observed_at is not a string written
+ * plainly. For valid UTF-8 that parses to an object whose observed_at is such a string or absent,
+ * this is the hash lineHash gives its text: the cuts fall on ASCII quotes, which UTF-8 never
+ * writes inside a character. The bytes alone cannot tell a nested key, a malformed line or bytes
+ * that are not UTF-8 (their text holds U+FFFD); their hash then equals no stored line's (the text
+ * with a value cut out after a colon is not JSON), so a match with a stored hash proves the line
+ * is that listing's line, observed again.
  */
 export function unparsedBytesHash(line: Buffer): { hash: string; observedAt: string | undefined } | null {
   const at = line.indexOf(KEY_BYTES);
@@ -81,7 +69,7 @@ export function bytesValueStart(b: Buffer, from: number): number {
   return i;
 }
 
-/** plainStringEnd over UTF-8 bytes. */
+/** The closing quote of a string starting at `from` and written without escapes, or -1 (over UTF-8 bytes). */
 export function plainBytesEnd(b: Buffer, from: number): number {
   if (b[from] !== 34) return -1;
   const end = b.indexOf(34, from + 1);
@@ -97,7 +85,7 @@ function valueAt(text: string): number {
 }
 
 /** Where the value of a member starts, its key's text ending at `from`: after a colon and blanks; -1 without the colon. */
-export function valueStart(text: string, from: number): number {
+function valueStart(text: string, from: number): number {
   let i = from;
   while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
   if (text.charCodeAt(i) !== 58) return -1; // ':'
@@ -106,10 +94,3 @@ export function valueStart(text: string, from: number): number {
   return i;
 }
 
-/** The closing quote of a string starting at `from` and written without escapes, or -1. */
-export function plainStringEnd(text: string, from: number): number {
-  if (text.charCodeAt(from) !== 34) return -1;
-  const end = text.indexOf('"', from + 1);
-  for (let i = from + 1; i < end; i++) if (text.charCodeAt(i) === 92) return -1;
-  return end;
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineHash, unparsedBytesHash, unparsedLineHash } from '../../src/catalog/line-hash.js';
+import { lineHash, unparsedBytesHash } from '../../src/catalog/line-hash.js';
 import { rec } from '../helpers/records.js';
 
 const hashOf = (text: string) => lineHash(text, JSON.parse(text) as Record<string, unknown>);
@@ -40,46 +40,34 @@ describe('lineHash: what a line says apart from when it was observed', () => {
   });
 });
 
-describe('unparsedLineHash: the same hash from the text alone', () => {
-  const unparsed = (text: string) => unparsedLineHash(text);
-
-  it('gives lineHash and the observed_at of a line that writes them plainly, or none', () => {
-    const a = JSON.stringify(rec({ observed_at: '2026-11-21T10:00:00Z' }));
-    expect(unparsed(a)).toEqual({ hash: hashOf(a), observedAt: '2026-11-21T10:00:00Z' });
-    const spaced = a.replace('"observed_at":', '"observed_at" :\t');
-    expect(unparsed(spaced)).toEqual({ hash: hashOf(spaced), observedAt: '2026-11-21T10:00:00Z' });
-    const { observed_at: _o, ...r } = rec();
-    const none = JSON.stringify(r);
-    expect(unparsed(none)).toEqual({ hash: hashOf(none), observedAt: undefined });
-  });
-
-  it('is null when observed_at is not a plain string; a nested one gives a hash no stored line has', () => {
-    expect(unparsed(JSON.stringify(rec({ observed_at: null })))).toBeNull();
-    expect(unparsed(JSON.stringify(rec({ observed_at: 5 })))).toBeNull();
-    expect(unparsed(JSON.stringify(rec()).replace('.000Z"', '.000\\u005a"'))).toBeNull();
-    const { observed_at: _o, ...r } = rec();
-    const nested = JSON.stringify({ ...r, metadata: { observed_at: '2026-01-01' } });
-    expect(unparsed(nested)!.hash).not.toBe(hashOf(nested));
-  });
-});
-
-describe('unparsedBytesHash: the same hash from the line\'s bytes, undecoded', () => {
+describe('unparsedBytesHash: the same hash from the line\'s bytes, neither decoded nor parsed', () => {
   const bytes = (text: string) => unparsedBytesHash(Buffer.from(text));
 
-  it('gives unparsedLineHash of every line, in any script, spaced or not, with or without observed_at', () => {
+  it('gives lineHash and the observed_at of a line that writes them plainly, or none, in any script', () => {
     const { observed_at: _o, ...r } = rec();
     const thai = JSON.stringify(rec({ title: 'นมผง Nelix Summit 【พร้อมส่ง】 hàng chính hãng', observed_at: '2026-11-21T10:00:00Z' }));
     const lines = [
       JSON.stringify(rec({ observed_at: '2026-11-21T10:00:00Z' })), thai, thai.replace('"observed_at":', '"observed_at" :\t'),
-      JSON.stringify(r), JSON.stringify({ ...r, metadata: { observed_at: '2026-01-01' } }), JSON.stringify(rec({ observed_at: null })),
-      JSON.stringify(rec({ observed_at: 5 })), JSON.stringify(rec()).replace('.000Z"', '.000\\u005a"'),
-      JSON.stringify(rec({ metadata: { observed_at: 'x' } })), JSON.stringify(rec({ observed_at: '2026-11-21T10:00:00Z 😀' })),
+      JSON.stringify(rec({ observed_at: '2026-11-21T10:00:00Z 😀' })),
+      // A line longer than any before it.
+      JSON.stringify(rec({ description: 'ข'.repeat(40_000), observed_at: '2026-11-21T10:00:00Z' })),
     ];
-    for (const text of lines) expect(bytes(text)).toEqual(unparsedLineHash(text));
-    expect(bytes(thai)).toEqual({ hash: hashOf(thai), observedAt: '2026-11-21T10:00:00Z' });
-    // A line longer than any before it.
-    const long = JSON.stringify(rec({ description: 'ข'.repeat(40_000), observed_at: '2026-11-21T10:00:00Z' }));
-    expect(bytes(long)).toEqual(unparsedLineHash(long));
+    for (const text of lines) {
+      const observedAt = (JSON.parse(text) as { observed_at: string }).observed_at;
+      expect(bytes(text)).toEqual({ hash: hashOf(text), observedAt });
+    }
+    const none = JSON.stringify(r);
+    expect(bytes(none)).toEqual({ hash: hashOf(none), observedAt: undefined });
+  });
+
+  it('is null when observed_at is not a plain string or comes twice; a nested one gives a hash no stored line has', () => {
+    expect(bytes(JSON.stringify(rec({ observed_at: null })))).toBeNull();
+    expect(bytes(JSON.stringify(rec({ observed_at: 5 })))).toBeNull();
+    expect(bytes(JSON.stringify(rec()).replace('.000Z"', '.000\\u005a"'))).toBeNull();
+    expect(bytes(JSON.stringify(rec({ metadata: { observed_at: 'x' } })))).toBeNull();
+    const { observed_at: _o, ...r } = rec();
+    const nested = JSON.stringify({ ...r, metadata: { observed_at: '2026-01-01' } });
+    expect(bytes(nested)!.hash).not.toBe(hashOf(nested));
   });
 
   it('differs from the hash of the text where the bytes are not UTF-8 (that text holds U+FFFD)', () => {
@@ -88,6 +76,6 @@ describe('unparsedBytesHash: the same hash from the line\'s bytes, undecoded', (
     raw[raw.indexOf(1)] = 0xff;
     const decoded = raw.toString('utf8');
     expect(decoded).toContain('\ufffd');
-    expect(unparsedBytesHash(raw)!.hash).not.toBe(unparsedLineHash(decoded)!.hash);
+    expect(unparsedBytesHash(raw)!.hash).not.toBe(hashOf(decoded));
   });
 });

@@ -7,8 +7,8 @@ import { rec } from '../helpers/records.js';
 
 /**
  * The parse side beside a store that holds listings: a line found stored as it is (its observed_at
- * aside) becomes a KnownLine, read from its text without JSON.parse where the text allows, and
- * otherwise as before.
+ * aside) becomes a KnownLine, read from its bytes without decoding or JSON.parse where the bytes
+ * allow, and otherwise from its parsed text.
  */
 const day = (d: number) => `2026-11-2${d}T10:00:00.000Z`;
 
@@ -27,16 +27,20 @@ function storeOf(lines: string[]) {
   return { known, asked };
 }
 
-function parse(text: string, known: (source: string, sku: string) => { id: number; hash: string | null } | undefined) {
+/** As a parse worker reads a line: its bytes first (knownBytes), then, unless known, its text with the look-up made. */
+function parseBytes(line: Buffer, known: (source: string, sku: string) => { id: number; hash: string | null } | undefined) {
   const out = emptyBatch();
-  parseLine(text, 7, out, { rates: shippedRates(), now: () => new Date(day(9)), prepare: false, known });
+  const opts = { rates: shippedRates(), now: () => new Date(day(9)), prepare: false, known };
+  const looked = knownBytes(line, 7, out, opts);
+  if (looked !== true) parseLine(line.toString('utf8'), 7, out, opts, looked);
   return out;
 }
+const parse = (text: string, known: Parameters<typeof parseBytes>[1]) => parseBytes(Buffer.from(text), known);
 
 afterEach(() => { vi.restoreAllMocks(); });
 
-describe('a known line, read without parsing', () => {
-  it('the same line a day later is known from its text: one look-up, no JSON.parse', () => {
+describe('a known line, read without parsing or decoding', () => {
+  it('the same line a day later is known from its bytes: one look-up, no JSON.parse', () => {
     const stored = JSON.stringify(rec({ sku: 'A', observed_at: day(0) }));
     const { known, asked } = storeOf([stored]);
     const parsed = vi.spyOn(JSON, 'parse');
@@ -77,16 +81,7 @@ describe('a known line, read without parsing', () => {
   });
 });
 
-/** As a parse worker reads a line: its bytes first (knownBytes), then, unless known, its text with what that found. */
-function parseBytes(line: Buffer, known: (source: string, sku: string) => { id: number; hash: string | null } | undefined) {
-  const out = emptyBatch();
-  const opts = { rates: shippedRates(), now: () => new Date(day(9)), prepare: false, known };
-  const looked = knownBytes(line, 7, out, opts);
-  if (looked !== true) parseLine(line.toString('utf8'), 7, out, opts, looked);
-  return out;
-}
-
-describe('a known line, read from its bytes', () => {
+describe('a known line, read from its bytes, in any script', () => {
   it('a line in Thai a day later is known undecoded, counted once, its text decoded only when asked', () => {
     const line = (at: string) => JSON.stringify(rec({ sku: 'A', title: 'นมผง Nelix Summit 【พร้อมส่ง】', observed_at: at }));
     const { known, asked } = storeOf([line(day(0))]);
@@ -111,7 +106,7 @@ describe('a known line, read from its bytes', () => {
     expect(asked).toEqual(['shopee_sg|A', 'shopee_sg|N', 'shopee_sg|A']);
   });
 
-  it('bytes that are not UTF-8 are known by their text where that is what was stored', () => {
+  it('bytes that are not UTF-8 are known by their parsed text where that is what was stored, after one look-up', () => {
     const raw = Buffer.from(JSON.stringify(rec({ sku: 'A', title: 'Phone \u0001', observed_at: day(1) })));
     raw[raw.indexOf(1)] = 0xff;
     const text = raw.toString('utf8');
